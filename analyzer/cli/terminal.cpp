@@ -1,0 +1,95 @@
+#include "terminal.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace atomq::cli {
+
+namespace cal = atomq::calibration;
+
+ProgressBar::ProgressBar(bool enabled)
+    : enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
+
+void ProgressBar::update(const cal::CalibrationProgress& p) {
+  if (!enabled_ || p.total == 0) return;
+  const double frac = static_cast<double>(p.done) / static_cast<double>(p.total);
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double eta = p.done > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
+  const int width = 30;
+  const int filled = static_cast<int>(frac * width);
+  if (tty_) {
+    fmt::print(stderr, "\r[{}{}] {:5}/{} {:5.1f}%  elapsed {:4.0f}s  ETA {:4.0f}s  {:<40.40}",
+               std::string(filled, '#'), std::string(width - filled, '.'), p.done, p.total,
+               100.0 * frac, elapsed, eta, p.current);
+    std::fflush(stderr);
+  } else {
+    const int decile = static_cast<int>(frac * 10);
+    if (decile != last_decile_) {
+      last_decile_ = decile;
+      fmt::print(stderr, "calibrate: {:3.0f}% ({}/{}) elapsed {:.1f}s ETA {:.1f}s\n", 100.0 * frac,
+                 p.done, p.total, elapsed, eta);
+    }
+  }
+}
+
+void ProgressBar::finish() {
+  if (enabled_ && tty_) fmt::print(stderr, "\n");
+}
+
+namespace {
+
+std::string cell_text(const cal::ServiceTable& t, int n, int e, double c, cal::OpVariant v,
+                      cal::Pattern p) {
+  const cal::Cell* cell = t.find(n, e, c, v, p);
+  if (cell == nullptr) return "-";
+  return fmt::format("{:.2f}", cell->s);
+}
+
+}  // namespace
+
+void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
+  const cal::Provenance& p = t.provenance;
+  fmt::print(out, "{} ({}, sm_{}{}, {} SMs), SM clock {:.0f}/{:.0f} MHz (start/end, under load)\n",
+             p.gpu_name, p.chip.empty() ? "chip ?" : p.chip, p.compute_capability_major,
+             p.compute_capability_minor, p.sm_count, p.sm_clock_mhz_start, p.sm_clock_mhz_end);
+  fmt::print(out, "driver {}, CUDA runtime {}, {} grid, {} cells x {} repeats, {:.1f} s, {} (atomq {} {})\n",
+             p.driver_version, p.cuda_runtime_version, p.grid_name, t.cells.size(), p.repeats,
+             p.wall_seconds, p.created_utc, p.atomq_version, p.atomq_commit);
+
+  const int n_lo = t.axes.n.front();
+  const int n_hi = t.axes.n.back();
+  const int e = t.axes.e.back();
+  const bool has_c0 = std::abs(t.axes.c.front()) < 1e-9;
+  const bool has_c1 = std::abs(t.axes.c.back() - 1.0) < 1e-9;
+  fmt::print(out, "\nS = cycles per warp-level shared atomic instruction per SM (e = {})\n", e);
+  fmt::print(out, "{:<12} | {:>10} {:>10} | {:>10} {:>10} | {:>10} {:>10}\n", "pattern",
+             "POPC n=" + std::to_string(n_lo), "n=" + std::to_string(n_hi),
+             "ADD n=" + std::to_string(n_lo), "n=" + std::to_string(n_hi),
+             "CAS n=" + std::to_string(n_lo), "n=" + std::to_string(n_hi));
+  for (const cal::Pattern& pat : t.axes.patterns) {
+    auto col = [&](int n, double c, cal::OpVariant v) {
+      const bool ok = (c == 0.0 && has_c0) || (c == 1.0 && has_c1);
+      return ok ? cell_text(t, n, e, c, v, pat) : std::string("-");
+    };
+    fmt::print(out, "{:<12} | {:>10} {:>10} | {:>10} {:>10} | {:>10} {:>10}\n", cal::to_string(pat),
+               col(n_lo, 0.0, cal::OpVariant::kPopcInc), col(n_hi, 0.0, cal::OpVariant::kPopcInc),
+               col(n_lo, 0.0, cal::OpVariant::kAdd), col(n_hi, 0.0, cal::OpVariant::kAdd),
+               col(n_lo, 1.0, cal::OpVariant::kAdd), col(n_hi, 1.0, cal::OpVariant::kAdd));
+  }
+
+  double max_control = 0, max_spread_saturated = 0, max_spread = 0;
+  for (const auto& c : t.controls) max_control = std::max(max_control, c.cycles_per_slot);
+  for (const auto& c : t.cells) {
+    max_spread = std::max(max_spread, c.spread);
+    if (c.n >= 8) max_spread_saturated = std::max(max_spread_saturated, c.spread);
+  }
+  fmt::print(out,
+             "\nzero-atomic control: at most {:.3f} cycles per slot; repeat spread: max {:.2f}% "
+             "(n >= 8), {:.2f}% (all cells)\n",
+             max_control, 100.0 * max_spread_saturated, 100.0 * max_spread);
+}
+
+}  // namespace atomq::cli

@@ -1,0 +1,94 @@
+#include "atomq/analyzer/cupti_device.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+#include <spdlog/spdlog.h>
+
+#include <vector>
+
+#include "atomq/cuda_check.hpp"
+
+namespace atomq::analyzer {
+
+std::string to_string(CounterAccess a) {
+  switch (a) {
+    case CounterAccess::kReadable: return "yes";
+    case CounterAccess::kNoPermission: return "no (permission)";
+    case CounterAccess::kUnsupported: return "no (unsupported)";
+    case CounterAccess::kError: return "unknown";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// The current context through the runtime's driver entry point: atomq never links libcuda.
+CUcontext current_context() {
+  using GetCurrent = CUresult (*)(CUcontext*);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+  ATOMQ_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &status));
+  if (fn == nullptr || status != cudaDriverEntryPointSuccess)
+    throw std::runtime_error("cuCtxGetCurrent not found in the driver");
+  CUcontext ctx = nullptr;
+  ATOMQ_CU(reinterpret_cast<GetCurrent>(fn)(&ctx));
+  return ctx;
+}
+
+}  // namespace
+
+CuptiDeviceInfo probe_cupti_device(int ordinal) {
+  CuptiDeviceInfo info;
+  try {
+    ATOMQ_CUDA(cudaSetDevice(ordinal));
+    ATOMQ_CUDA(cudaFree(nullptr));  // creates the primary context
+    const CUcontext ctx = current_context();
+
+    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    chip.deviceIndex = static_cast<size_t>(ordinal);
+    ATOMQ_CUPTI(cuptiDeviceGetChipName(&chip));
+    info.chip = chip.pChipName ? chip.pChipName : "";
+
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    ATOMQ_CUPTI(cuptiProfilerInitialize(&init));
+
+    CUpti_Profiler_DeviceSupported_Params supported{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+    supported.cuDevice = ordinal;
+    supported.api = CUPTI_PROFILER_RANGE_PROFILING;
+    ATOMQ_CUPTI(cuptiProfilerDeviceSupported(&supported));
+    if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+      info.counters = CounterAccess::kUnsupported;
+      info.detail = "CUPTI range profiling is not supported on this device/configuration";
+    } else {
+      CUpti_Profiler_GetCounterAvailability_Params avail{
+          CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+      avail.ctx = ctx;
+      ATOMQ_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+      std::vector<unsigned char> image(avail.counterAvailabilityImageSize);
+      avail.pCounterAvailabilityImage = image.data();
+      ATOMQ_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+      info.counters = CounterAccess::kReadable;
+    }
+    CUpti_Profiler_DeInitialize_Params deinit{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+    cuptiProfilerDeInitialize(&deinit);
+  } catch (const CudaError& e) {
+    if (e.api() == "CUPTI" && e.code() == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
+      info.counters = CounterAccess::kNoPermission;
+      info.detail =
+          "run as root / with CAP_SYS_ADMIN, or set NVreg_RestrictProfilingToAdminUsers=0 "
+          "(see ERR_NVGPUCTRPERM)";
+    } else {
+      info.counters = CounterAccess::kError;
+      info.detail = e.what();
+    }
+    spdlog::debug("CUPTI probe of device {}: {}", ordinal, e.what());
+  } catch (const std::exception& e) {
+    info.counters = CounterAccess::kError;
+    info.detail = e.what();
+  }
+  return info;
+}
+
+}  // namespace atomq::analyzer

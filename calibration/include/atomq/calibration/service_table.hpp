@@ -1,0 +1,111 @@
+// The service-time table S(n, e, c | op variant, address pattern): the one definition of the
+// calibration file, used by every reader and writer (calibrate, model, analyzer, report).
+//
+// File format "atomq.service_table", version kServiceTableVersion: JSON with provenance, the
+// axes and one record per grid cell (see docs/calibration.md). Plain C++: no CUDA header.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace atomq::calibration {
+
+inline constexpr const char* kServiceTableFormat = "atomq.service_table";
+inline constexpr int kServiceTableVersion = 1;
+
+// Non-CAS slots of the measured stream. At c = 1 both variants are the same pure-CAS stream.
+enum class OpVariant { kPopcInc, kAdd };
+std::string to_string(OpVariant v);                 // "popc_inc", "add"
+std::optional<OpVariant> op_variant_from_string(const std::string& s);
+
+// Address pattern of one warp's active lanes. conflict_degree: 1 = distinct banks,
+// k = k-way bank conflict (k lanes per bank on different words), 0 = all lanes on one word.
+struct Pattern {
+  int conflict_degree = 1;
+  bool same_address() const { return conflict_degree == 0; }
+  bool operator==(const Pattern& o) const { return conflict_degree == o.conflict_degree; }
+};
+std::string to_string(const Pattern& p);            // "distinct", "conflict2".."conflict32", "same"
+std::optional<Pattern> pattern_from_string(const std::string& s);
+
+struct Provenance {
+  std::string gpu_name;
+  std::string chip;               // CUPTI chip name, e.g. "GH100"
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int sm_count = 0;
+  int max_warps_per_sm = 0;
+  int nominal_clock_mhz = 0;      // device attribute
+  double sm_clock_mhz_start = 0;  // measured under load before the sweep
+  double sm_clock_mhz_end = 0;    // ... and after it
+  std::string driver_version;     // e.g. "13.0" (CUDA driver API version)
+  std::string cuda_runtime_version;
+  std::string created_utc;        // ISO 8601
+  std::string atomq_version;
+  std::string atomq_commit;
+  std::string grid_name;          // "quick" or "full"
+  int repeats = 0;
+  double wall_seconds = 0;
+};
+
+struct Axes {
+  std::vector<int> n;             // warps in flight per SM
+  std::vector<int> e;             // active lanes per warp instruction
+  std::vector<double> c;          // CAS share of the instruction stream
+  std::vector<OpVariant> variants;
+  std::vector<Pattern> patterns;
+};
+
+// One measured grid cell. s_* are cycles per warp-level atomic instruction per SM.
+struct Cell {
+  int n = 0;
+  int e = 0;
+  double c = 0;
+  OpVariant variant = OpVariant::kAdd;
+  Pattern pattern;
+  double s = 0;            // median over repeats of the per-repeat median over SMs
+  double s_min = 0;        // smallest / largest per-repeat median
+  double s_max = 0;
+  double spread = 0;       // (s_max - s_min) / s
+  double sm_spread = 0;    // (p90 - p10) / median over SMs, pooled over repeats
+  long long atomics_per_warp = 0;
+};
+
+// Zero-atomic control: the same loop with the atomic removed, per (n, e); its cycles per
+// would-be atomic slot show how much loop overhead could leak into S.
+struct ControlCell {
+  int n = 0;
+  int e = 0;
+  double cycles_per_slot = 0;
+};
+
+struct ServiceTable {
+  int version = kServiceTableVersion;
+  Provenance provenance;
+  Axes axes;
+  std::vector<Cell> cells;
+  std::vector<ControlCell> controls;
+
+  // Exact grid lookup; nullptr when the point is not a grid point.
+  const Cell* find(int n, int e, double c, OpVariant v, const Pattern& p) const;
+};
+
+// A malformed, truncated or wrong-version table. what() names the file and the field.
+class TableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parse and validate (schema, version, axes, completeness of the grid, finite positive values).
+ServiceTable parse_service_table(const std::string& json_text, const std::string& source_name);
+ServiceTable load_service_table(const std::string& path);
+std::string serialize_service_table(const ServiceTable& table);  // pretty JSON
+std::string service_table_csv(const ServiceTable& table);        // one row per cell
+
+// Write via a temp file in the same folder + rename: readers never see a half-written file.
+void write_file_atomically(const std::string& path, const std::string& content);
+void save_service_table(const ServiceTable& table, const std::string& path);
+
+}  // namespace atomq::calibration

@@ -1,0 +1,31 @@
+// The calibration grid: named axes (nvbench style) for the quick and the full sweep.
+#pragma once
+
+#include <string>
+
+#include "atomq/calibration/service_table.hpp"
+
+namespace atomq::calibration {
+
+enum class GridSize { kQuick, kFull };
+
+struct SweepPlan {
+  std::string name;
+  Axes axes;
+  int repeats = 5;
+  // Atomics each warp issues: enough that one SM sees >= min_insts_per_sm instructions.
+  int min_atomics_per_warp = 512;
+  long long min_insts_per_sm = 16384;
+
+  size_t cell_count() const {
+    return axes.n.size() * axes.e.size() * axes.c.size() * axes.variants.size() *
+           axes.patterns.size();
+  }
+  int atomics_per_warp(int n) const;
+};
+
+// The grid for a device with max_warps_per_sm warps per SM (n values above it are dropped;
+// n above 32 must split into equal blocks of at most 32 warps).
+SweepPlan make_sweep_plan(GridSize size, int max_warps_per_sm);
+
+}  // namespace atomq::calibration

@@ -1,0 +1,243 @@
+// Launch logic of the atomic-stream microbenchmark: occupancy control, timing, reduction.
+#include "atomq/microbench/atomic_stream.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "atomic_stream_kernels.cuh"
+#include "atomq/cuda_check.hpp"
+
+namespace atomq::microbench {
+
+namespace {
+
+constexpr int kWarpSize = 32;
+constexpr int kMaxWarpsPerBlock = 32;
+constexpr int kStaticSharedBytes = kernels::kSharedWords * 4;
+constexpr int kReservedSharedPerBlock = 1024;  // the runtime's per-block reservation (sm_80+)
+
+int fao_index(FaoVariant v) {
+  switch (v) {
+    case FaoVariant::kPopcInc: return 0;
+    case FaoVariant::kAdd: return 1;
+    case FaoVariant::kNone: return 2;
+  }
+  return -1;
+}
+
+int pattern_index(PatternKind k) {
+  switch (k) {
+    case PatternKind::kDistinct: return 0;
+    case PatternKind::kBankConflict: return 1;
+    case PatternKind::kSameAddress: return 2;
+  }
+  return -1;
+}
+
+template <typename T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  explicit DeviceBuffer(size_t count) { ATOMQ_CUDA(cudaMalloc(reinterpret_cast<void**>(&ptr), count * sizeof(T))); }
+  ~DeviceBuffer() { cudaFree(ptr); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+}  // namespace
+
+int device_count() {
+  int count = 0;
+  ATOMQ_CUDA(cudaGetDeviceCount(&count));
+  return count;
+}
+
+DeviceSummary describe_device(int ordinal) {
+  DeviceSummary d;
+  cudaDeviceProp prop{};
+  ATOMQ_CUDA(cudaGetDeviceProperties(&prop, ordinal));
+  d.name = prop.name;
+  d.ordinal = ordinal;
+  d.sm_count = prop.multiProcessorCount;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.max_warps_per_sm = prop.maxThreadsPerMultiProcessor / kWarpSize;
+  d.max_threads_per_block = prop.maxThreadsPerBlock;
+  d.shared_mem_per_sm = static_cast<long long>(prop.sharedMemPerMultiprocessor);
+  d.shared_mem_per_block_optin = static_cast<long long>(prop.sharedMemPerBlockOptin);
+  ATOMQ_CUDA(cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, ordinal));
+  ATOMQ_CUDA(cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+  ATOMQ_CUDA(cudaDriverGetVersion(&d.driver_version));
+  ATOMQ_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
+  return d;
+}
+
+struct AtomicStreamBench::Impl {
+  DeviceSummary device;
+  int max_blocks;
+  DeviceBuffer<unsigned long long> block_start;
+  DeviceBuffer<unsigned long long> block_end;
+  DeviceBuffer<unsigned int> block_smid;
+  DeviceBuffer<unsigned int> sink;
+  DeviceBuffer<unsigned long long> verify_sum;
+  cudaEvent_t begin{}, end{};
+
+  Impl(int ordinal, const DeviceSummary& d, int blocks)
+      : device(d),
+        max_blocks(blocks),
+        block_start(blocks),
+        block_end(blocks),
+        block_smid(blocks),
+        sink(blocks),
+        verify_sum(1) {
+    ATOMQ_CUDA(cudaEventCreate(&begin));
+    ATOMQ_CUDA(cudaEventCreate(&end));
+    (void)ordinal;
+  }
+  ~Impl() {
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+  }
+};
+
+namespace {
+DeviceSummary select_device(int ordinal) {
+  ATOMQ_CUDA(cudaSetDevice(ordinal));
+  return describe_device(ordinal);
+}
+}  // namespace
+
+AtomicStreamBench::AtomicStreamBench(int ordinal) {
+  const DeviceSummary d = select_device(ordinal);
+  const int max_blocks_per_sm = (d.max_warps_per_sm + kMaxWarpsPerBlock - 1) / kMaxWarpsPerBlock;
+  impl_ = std::make_unique<Impl>(ordinal, d, d.sm_count * std::max(1, max_blocks_per_sm) * 2);
+  const int max_dynamic = static_cast<int>(d.shared_mem_per_block_optin) - kStaticSharedBytes;
+  for (int fao = 0; fao <= 2; ++fao) {
+    for (int cas = 0; cas <= 4; ++cas) {
+      const void* kernel = kernels::atomic_stream_kernel_handle(fao, cas);
+      if (kernel == nullptr) continue;
+      ATOMQ_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      max_dynamic));
+    }
+  }
+}
+
+AtomicStreamBench::~AtomicStreamBench() = default;
+
+const DeviceSummary& AtomicStreamBench::device() const { return impl_->device; }
+
+StreamResult AtomicStreamBench::run(const StreamConfig& config) {
+  const DeviceSummary& d = impl_->device;
+  if (config.warps_per_sm < 1 || config.warps_per_sm > d.max_warps_per_sm)
+    throw std::invalid_argument("warps_per_sm must be in 1.." + std::to_string(d.max_warps_per_sm));
+  if (config.active_lanes < 1 || config.active_lanes > kWarpSize)
+    throw std::invalid_argument("active_lanes must be in 1..32");
+  if (config.cas_quarters < 0 || config.cas_quarters > 4)
+    throw std::invalid_argument("cas_quarters must be in 0..4");
+  if (config.fao == FaoVariant::kNone && config.cas_quarters != 0)
+    throw std::invalid_argument("the control stream has no CAS slots");
+  const AddressPattern& pat = config.pattern;
+  if (pat.kind == PatternKind::kBankConflict &&
+      (pat.k < 2 || pat.k > 32 || (32 % pat.k) != 0))
+    throw std::invalid_argument("bank-conflict degree k must be a power of two in 2..32");
+
+  // n warps per SM as blocks_per_sm equal blocks; dynamic shared memory makes exactly that
+  // many blocks fit on one SM, so the load per SM is what was asked for.
+  const int blocks_per_sm = (config.warps_per_sm + kMaxWarpsPerBlock - 1) / kMaxWarpsPerBlock;
+  if (config.warps_per_sm % blocks_per_sm != 0)
+    throw std::invalid_argument("warps_per_sm " + std::to_string(config.warps_per_sm) +
+                                " does not split into equal blocks of <= 32 warps");
+  const int warps_per_block = config.warps_per_sm / blocks_per_sm;
+  const long long per_block_budget = d.shared_mem_per_sm / blocks_per_sm;
+  const long long dynamic_bytes =
+      std::min<long long>(d.shared_mem_per_block_optin - kStaticSharedBytes,
+                          per_block_budget - kStaticSharedBytes - 2 * kReservedSharedPerBlock);
+  const int grid = d.sm_count * blocks_per_sm;
+  if (grid > impl_->max_blocks) throw std::logic_error("block buffers too small");
+
+  const int iterations = std::max(1, (config.atomics_per_warp + kStreamUnroll - 1) / kStreamUnroll);
+  kernels::StreamArgs args{};
+  args.active_lanes = config.active_lanes;
+  args.pattern_kind = pattern_index(pat.kind);
+  args.conflict_k = pat.kind == PatternKind::kBankConflict ? pat.k : 1;
+  args.iterations = iterations;
+  args.sentinel = 0xFFFFFFFFu;  // far above any accumulated value of a bounded stream
+  args.verify = config.verify ? 1 : 0;
+  args.block_start = impl_->block_start.ptr;
+  args.block_end = impl_->block_end.ptr;
+  args.block_smid = impl_->block_smid.ptr;
+  args.sink = impl_->sink.ptr;
+  args.verify_sum = impl_->verify_sum.ptr;
+
+  const void* kernel = kernels::atomic_stream_kernel_handle(fao_index(config.fao), config.cas_quarters);
+  if (kernel == nullptr) throw std::invalid_argument("no kernel for this op variant");
+  if (config.verify) ATOMQ_CUDA(cudaMemset(impl_->verify_sum.ptr, 0, sizeof(unsigned long long)));
+
+  void* params[] = {&args};
+  ATOMQ_CUDA(cudaEventRecord(impl_->begin));
+  ATOMQ_CUDA(cudaLaunchKernel(kernel, dim3(grid), dim3(warps_per_block * kWarpSize), params,
+                              static_cast<size_t>(dynamic_bytes), nullptr));
+  ATOMQ_CUDA_LAUNCH();
+  ATOMQ_CUDA(cudaEventRecord(impl_->end));
+  ATOMQ_CUDA(cudaEventSynchronize(impl_->end));
+
+  StreamResult result;
+  float ms = 0.f;
+  ATOMQ_CUDA(cudaEventElapsedTime(&ms, impl_->begin, impl_->end));
+  result.elapsed_ms = ms;
+  result.atomics_per_warp = static_cast<long long>(iterations) * kStreamUnroll;
+
+  std::vector<unsigned long long> start(grid), stop(grid);
+  std::vector<unsigned int> smid(grid);
+  ATOMQ_CUDA(cudaMemcpy(start.data(), impl_->block_start.ptr, grid * sizeof(start[0]), cudaMemcpyDeviceToHost));
+  ATOMQ_CUDA(cudaMemcpy(stop.data(), impl_->block_end.ptr, grid * sizeof(stop[0]), cudaMemcpyDeviceToHost));
+  ATOMQ_CUDA(cudaMemcpy(smid.data(), impl_->block_smid.ptr, grid * sizeof(smid[0]), cudaMemcpyDeviceToHost));
+  if (config.verify)
+    ATOMQ_CUDA(cudaMemcpy(&result.verify_sum, impl_->verify_sum.ptr, sizeof(unsigned long long),
+                          cudaMemcpyDeviceToHost));
+
+  struct SmSpan {
+    unsigned long long first = ~0ull, last = 0;
+    int blocks = 0;
+  };
+  std::map<unsigned int, SmSpan> per_sm;
+  for (int b = 0; b < grid; ++b) {
+    SmSpan& s = per_sm[smid[b]];
+    s.first = std::min(s.first, start[b]);
+    s.last = std::max(s.last, stop[b]);
+    ++s.blocks;
+  }
+  const double insts_per_sm = static_cast<double>(config.warps_per_sm) * result.atomics_per_warp;
+  for (const auto& [id, s] : per_sm) {
+    if (s.blocks != blocks_per_sm) {
+      ++result.sms_skipped;
+      continue;
+    }
+    result.cycles_per_inst.push_back(static_cast<double>(s.last - s.first) / insts_per_sm);
+  }
+  result.sms_measured = static_cast<int>(result.cycles_per_inst.size());
+  return result;
+}
+
+double AtomicStreamBench::measure_sm_clock_mhz() {
+  const DeviceSummary& d = impl_->device;
+  const long long cycles = 4'000'000;  // about 2 ms at 2 GHz
+  DeviceBuffer<unsigned long long> out(d.sm_count);
+  const void* kernel = kernels::clock_spin_kernel_handle();
+  long long cycles_arg = cycles;
+  void* params[] = {&cycles_arg, &out.ptr};
+  float ms = 0.f;
+  for (int pass = 0; pass < 2; ++pass) {  // the first pass wakes the clocks up
+    ATOMQ_CUDA(cudaEventRecord(impl_->begin));
+    ATOMQ_CUDA(cudaLaunchKernel(kernel, dim3(d.sm_count), dim3(kWarpSize), params, 0, nullptr));
+    ATOMQ_CUDA_LAUNCH();
+    ATOMQ_CUDA(cudaEventRecord(impl_->end));
+    ATOMQ_CUDA(cudaEventSynchronize(impl_->end));
+    ATOMQ_CUDA(cudaEventElapsedTime(&ms, impl_->begin, impl_->end));
+  }
+  return static_cast<double>(cycles) / (static_cast<double>(ms) * 1e3);
+}
+
+}  // namespace atomq::microbench

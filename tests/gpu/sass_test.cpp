@@ -1,0 +1,89 @@
+// Each microbenchmark kernel compiles to the intended SASS instruction, as many times per
+// unrolled group as the stream claims (cuobjdump on the built atomq binary).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "atomq/microbench/atomic_stream.hpp"
+
+namespace {
+
+struct OpCounts {
+  int popc_inc = 0;
+  int add = 0;
+  int cas = 0;
+  int other_atoms = 0;
+};
+
+bool have_cuobjdump(std::string* path) {
+  for (const char* candidate : {"cuobjdump", "/usr/local/cuda/bin/cuobjdump"}) {
+    const std::string cmd = std::string("command -v ") + candidate + " >/dev/null 2>&1";
+    if (std::system(cmd.c_str()) == 0) {
+      *path = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+// SASS of every atomic_stream_kernel<fao, cas> in the binary, by template arguments.
+std::map<std::pair<int, int>, OpCounts> count_atoms(const std::string& cuobjdump) {
+  const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_CLI_PATH + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  std::map<std::pair<int, int>, OpCounts> result;
+  if (!pipe) return result;
+  const std::regex function_re(R"(Function : .*atomic_stream_kernelILi(\d)ELi(\d)E)");
+  const std::regex atoms_re(R"(\bATOMS\.([A-Z0-9_.]+))");
+  OpCounts* current = nullptr;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), pipe.get())) {
+    const std::string line(buf.data());
+    std::smatch m;
+    if (line.find("Function :") != std::string::npos) {
+      current = std::regex_search(line, m, function_re)
+                    ? &result[{std::stoi(m[1]), std::stoi(m[2])}]
+                    : nullptr;
+      continue;
+    }
+    if (current == nullptr || !std::regex_search(line, m, atoms_re)) continue;
+    const std::string op = m[1];
+    if (op.rfind("POPC.INC", 0) == 0) ++current->popc_inc;
+    else if (op.rfind("ADD", 0) == 0) ++current->add;
+    else if (op == "CAS" || op.rfind("CAS.", 0) == 0) ++current->cas;
+    else ++current->other_atoms;
+  }
+  return result;
+}
+
+}  // namespace
+
+TEST(SassGpu, EachKernelIssuesTheIntendedInstruction) {
+  std::string cuobjdump;
+  if (!have_cuobjdump(&cuobjdump)) GTEST_SKIP() << "cuobjdump not found (it ships with the GPU machine's toolkit)";
+  const auto counts = count_atoms(cuobjdump);
+  ASSERT_FALSE(counts.empty()) << "no atomic_stream_kernel found in " << ATOMQ_CLI_PATH;
+  constexpr int kGroup = atomq::microbench::kStreamUnroll;
+  for (int fao = 0; fao <= 1; ++fao) {
+    for (int cas = 0; cas <= 4; ++cas) {
+      SCOPED_TRACE("fao=" + std::to_string(fao) + " cas_quarters=" + std::to_string(cas));
+      auto it = counts.find({fao, cas});
+      ASSERT_NE(it, counts.end());
+      const OpCounts& c = it->second;
+      const int cas_slots = kGroup * cas / 4;
+      const int fao_slots = kGroup - cas_slots;
+      EXPECT_EQ(c.cas, cas_slots);
+      EXPECT_EQ(c.popc_inc, fao == 0 ? fao_slots : 0);
+      EXPECT_EQ(c.add, fao == 1 ? fao_slots : 0);
+      EXPECT_EQ(c.other_atoms, 0);
+    }
+  }
+  auto control = counts.find({2, 0});
+  ASSERT_NE(control, counts.end());
+  EXPECT_EQ(control->second.popc_inc + control->second.add + control->second.cas +
+                control->second.other_atoms, 0);
+}

@@ -1,0 +1,29 @@
+"""Execute `atomq calibrate --quick`, then validate the table it wrote (GPU only; else skip)."""
+import json
+import pathlib
+import subprocess
+import sys
+
+atomq, work = sys.argv[1], pathlib.Path(sys.argv[2])
+work.mkdir(parents=True, exist_ok=True)
+probe = subprocess.run([atomq, "devices"], capture_output=True, text=True, timeout=120)
+if probe.returncode != 0:
+    print("SKIPPED: no GPU:", probe.stderr.strip())
+    sys.exit(77)
+
+out = work / "quick.json"
+p = subprocess.run([atomq, "calibrate", "--quick", "--no-progress", "-o", str(out)],
+                   capture_output=True, text=True, timeout=300)
+assert p.returncode == 0, p.stdout + p.stderr
+doc = json.loads(out.read_text())
+assert doc["format"] == "atomq.service_table" and doc["version"] == 1
+axes = doc["axes"]
+assert len(doc["cells"]) == (len(axes["n"]) * len(axes["e"]) * len(axes["c"]) *
+                             len(axes["variants"]) * len(axes["patterns"]))
+assert doc["provenance"]["grid"] == "quick"
+assert all(c["s"] > 0 for c in doc["cells"])
+assert out.with_suffix(".csv").exists()
+assert not list(work.glob("quick.json.tmp*")), "temporary file left behind"
+v = subprocess.run([atomq, "table", "validate", str(out)], capture_output=True, text=True)
+assert v.returncode == 0, v.stderr
+print(p.stdout)

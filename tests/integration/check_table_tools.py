@@ -1,0 +1,44 @@
+"""Execute the table commands on good and broken files, then validate exit codes and messages."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+atomq, table_dir, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+work.mkdir(parents=True, exist_ok=True)
+
+
+def run(*args):
+    return subprocess.run([atomq, *args], capture_output=True, text=True, timeout=60)
+
+
+tables = sorted(table_dir.glob("*.json"))
+for t in tables:
+    p = run("table", "validate", str(t))
+    assert p.returncode == 0, p.stderr
+    p = run("table", "show", str(t))
+    assert p.returncode == 0 and "cycles per warp-level" in p.stdout, p.stdout + p.stderr
+    out = work / (t.stem + ".csv")
+    p = run("table", "csv", str(t), "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    rows = out.read_text().splitlines()
+    assert len(rows) == len(json.loads(t.read_text())["cells"]) + 1
+
+# Broken files: one clear line naming the file, exit code 1, never a crash.
+missing = work / "does_not_exist.json"
+p = run("table", "validate", str(missing))
+assert p.returncode == 1 and str(missing) in p.stderr, p.stderr
+
+truncated = work / "truncated.json"
+truncated.write_text('{"format": "atomq.service_table", "version": 1, "prov')
+p = run("table", "show", str(truncated))
+assert p.returncode == 1, p
+assert str(truncated) in p.stderr and "not valid JSON" in p.stderr, p.stderr
+assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+wrong = work / "wrong_version.json"
+wrong.write_text(json.dumps({"format": "atomq.service_table", "version": 7}))
+p = run("table", "validate", str(wrong))
+assert p.returncode == 1 and "'version'" in p.stderr, p.stderr
+print("table tools OK on", len(tables), "bundled table(s) and 3 broken files")

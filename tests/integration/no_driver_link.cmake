@@ -1,0 +1,18 @@
+# The atomq binary must not need libcuda.so.1 at load time (the build machine and CI have
+# no driver): check its dynamic section, then start it.
+if(NOT ATOMQ)
+  message(FATAL_ERROR "pass -DATOMQ=<path to atomq>")
+endif()
+find_program(READELF readelf REQUIRED)
+execute_process(COMMAND ${READELF} -d ${ATOMQ} OUTPUT_VARIABLE dyn RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "readelf failed on ${ATOMQ}")
+endif()
+if(dyn MATCHES "libcuda\\.so")
+  message(FATAL_ERROR "atomq links libcuda directly:\n${dyn}")
+endif()
+execute_process(COMMAND ${ATOMQ} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT help MATCHES "calibrate")
+  message(FATAL_ERROR "atomq --help failed (${rc}):\n${help}")
+endif()
+message(STATUS "atomq has no libcuda dependency and starts")

@@ -1,0 +1,182 @@
+#include "atomq/calibration/service_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "table_fixture.hpp"
+
+namespace cal = atomq::calibration;
+using nlohmann::json;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    cal::parse_service_table(text, "bad.json");
+  } catch (const cal::TableError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+json small_json() { return json::parse(cal::serialize_service_table(atomq::test::make_small_table())); }
+
+}  // namespace
+
+TEST(ServiceTable, RoundTripKeepsEveryField) {
+  const cal::ServiceTable t = atomq::test::make_small_table();
+  const cal::ServiceTable back = cal::parse_service_table(cal::serialize_service_table(t), "mem");
+  ASSERT_EQ(back.cells.size(), t.cells.size());
+  ASSERT_EQ(back.controls.size(), t.controls.size());
+  EXPECT_EQ(back.provenance.gpu_name, "Test GPU");
+  EXPECT_EQ(back.provenance.chip, "GH100");
+  EXPECT_EQ(back.provenance.compute_capability_major, 9);
+  EXPECT_EQ(back.axes.patterns.size(), 3u);
+  for (size_t i = 0; i < t.cells.size(); ++i) {
+    EXPECT_EQ(back.cells[i].n, t.cells[i].n);
+    EXPECT_EQ(back.cells[i].pattern, t.cells[i].pattern);
+    EXPECT_DOUBLE_EQ(back.cells[i].s, t.cells[i].s);
+  }
+  const cal::Cell* c = back.find(64, 32, 1.0, cal::OpVariant::kAdd, cal::Pattern{32});
+  ASSERT_NE(c, nullptr);
+  EXPECT_DOUBLE_EQ(c->s, 64.0);
+  EXPECT_EQ(back.find(63, 32, 1.0, cal::OpVariant::kAdd, cal::Pattern{32}), nullptr);
+}
+
+TEST(ServiceTable, PatternNames) {
+  EXPECT_EQ(cal::to_string(cal::Pattern{0}), "same");
+  EXPECT_EQ(cal::to_string(cal::Pattern{1}), "distinct");
+  EXPECT_EQ(cal::to_string(cal::Pattern{8}), "conflict8");
+  EXPECT_EQ(cal::pattern_from_string("conflict16")->conflict_degree, 16);
+  EXPECT_FALSE(cal::pattern_from_string("conflict3").has_value());
+  EXPECT_FALSE(cal::pattern_from_string("conflict").has_value());
+  EXPECT_FALSE(cal::pattern_from_string("conflict64").has_value());
+}
+
+TEST(ServiceTable, TruncatedFileNamesTheFile) {
+  const std::string text = cal::serialize_service_table(atomq::test::make_small_table());
+  const std::string err = error_of(text.substr(0, text.size() / 2));
+  EXPECT_NE(err.find("bad.json"), std::string::npos) << err;
+  EXPECT_NE(err.find("not valid JSON"), std::string::npos) << err;
+}
+
+TEST(ServiceTable, WrongVersionIsRejected) {
+  json j = small_json();
+  j["version"] = 99;
+  const std::string err = error_of(j.dump());
+  EXPECT_NE(err.find("'version'"), std::string::npos) << err;
+  EXPECT_NE(err.find("unsupported version 99"), std::string::npos) << err;
+}
+
+TEST(ServiceTable, WrongFormatIsRejected) {
+  json j = small_json();
+  j["format"] = "something.else";
+  EXPECT_NE(error_of(j.dump()).find("'format'"), std::string::npos);
+}
+
+TEST(ServiceTable, MissingFieldIsNamed) {
+  json j = small_json();
+  j["cells"][3].erase("s");
+  const std::string err = error_of(j.dump());
+  EXPECT_NE(err.find("'cells[3].s': missing"), std::string::npos) << err;
+  j = small_json();
+  j["provenance"].erase("chip");
+  EXPECT_NE(error_of(j.dump()).find("'provenance.chip': missing"), std::string::npos);
+}
+
+TEST(ServiceTable, WrongTypesAndValuesAreNamed) {
+  json j = small_json();
+  j["cells"][0]["s"] = "fast";
+  EXPECT_NE(error_of(j.dump()).find("'cells[0].s': expected a number"), std::string::npos);
+  j = small_json();
+  j["cells"][1]["s"] = -2.0;
+  EXPECT_NE(error_of(j.dump()).find("'cells[1].s'"), std::string::npos);
+  j = small_json();
+  j["cells"][2]["pattern"] = "conflict7";
+  EXPECT_NE(error_of(j.dump()).find("'cells[2].pattern': unknown address pattern"), std::string::npos);
+  j = small_json();
+  j["cells"][2]["n"] = 7;
+  EXPECT_NE(error_of(j.dump()).find("'cells[2].n': value 7 is not on axes.n"), std::string::npos);
+  j = small_json();
+  j["axes"]["e"] = json::array({32, 1});
+  EXPECT_NE(error_of(j.dump()).find("'axes.e[1]'"), std::string::npos);
+  j = small_json();
+  j["provenance"]["compute_capability"] = "nine";
+  EXPECT_NE(error_of(j.dump()).find("'provenance.compute_capability'"), std::string::npos);
+}
+
+TEST(ServiceTable, IncompleteOrDuplicateGridIsRejected) {
+  json j = small_json();
+  j["cells"].erase(j["cells"].size() - 1);
+  EXPECT_NE(error_of(j.dump()).find("grid incomplete"), std::string::npos);
+  j = small_json();
+  j["cells"][1] = j["cells"][0];
+  EXPECT_NE(error_of(j.dump()).find("'cells[1]': duplicate grid cell"), std::string::npos);
+}
+
+TEST(ServiceTable, NotAnObjectOrEmpty) {
+  EXPECT_NE(error_of("[]").find("expected a JSON object"), std::string::npos);
+  EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);
+}
+
+TEST(ServiceTable, LoadMissingFileNamesIt) {
+  try {
+    cal::load_service_table("/nonexistent/dir/t.json");
+    FAIL() << "expected TableError";
+  } catch (const cal::TableError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/t.json"), std::string::npos);
+  }
+}
+
+TEST(ServiceTable, SaveIsAtomicAndLeavesNoTempFile) {
+  const auto dir = std::filesystem::temp_directory_path() / ("atomq_table_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "t.json").string();
+  {
+    std::ofstream old(path);
+    old << "previous content";
+  }
+  cal::save_service_table(atomq::test::make_small_table(), path);
+  const cal::ServiceTable back = cal::load_service_table(path);
+  EXPECT_EQ(back.cells.size(), atomq::test::make_small_table().cells.size());
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    (void)entry;
+    ++files;
+  }
+  EXPECT_EQ(files, 1u);  // no leftover temp file
+
+  // A table that would not load is never written: the old file stays untouched.
+  cal::ServiceTable bad = atomq::test::make_small_table();
+  bad.cells.pop_back();
+  EXPECT_THROW(cal::save_service_table(bad, path), cal::TableError);
+  EXPECT_EQ(cal::load_service_table(path).cells.size(), back.cells.size());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ServiceTable, CsvHasOneRowPerCell) {
+  const cal::ServiceTable t = atomq::test::make_small_table();
+  const std::string csv = cal::service_table_csv(t);
+  size_t lines = 0;
+  for (char ch : csv) lines += ch == '\n';
+  EXPECT_EQ(lines, t.cells.size() + 1);
+  EXPECT_EQ(csv.rfind("n,e,c,variant,pattern,s,", 0), 0u);
+}
+
+TEST(ServiceTable, BundledTablesLoad) {
+  const std::filesystem::path dir(ATOMQ_BUNDLED_TABLE_DIR);
+  size_t count = 0;
+  if (std::filesystem::exists(dir))
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+      if (entry.path().extension() == ".json") {
+        const cal::ServiceTable t = cal::load_service_table(entry.path().string());
+        EXPECT_EQ(entry.path().stem().string(), t.provenance.chip);
+        EXPECT_EQ(t.provenance.grid_name, "full");
+        ++count;
+      }
+  if (count == 0) GTEST_SKIP() << "no bundled table yet in " << dir;
+}

@@ -1,0 +1,57 @@
+#include "atomq/calibration/sweep_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include "atomq/calibration/calibrator.hpp"
+
+namespace cal = atomq::calibration;
+
+TEST(SweepPlan, FullGridCoversTheRequiredAxes) {
+  const cal::SweepPlan p = cal::make_sweep_plan(cal::GridSize::kFull, 64);
+  EXPECT_EQ(p.axes.n.front(), 1);
+  EXPECT_EQ(p.axes.n.back(), 64);
+  EXPECT_EQ(p.axes.e.front(), 1);
+  EXPECT_EQ(p.axes.e.back(), 32);
+  EXPECT_DOUBLE_EQ(p.axes.c.front(), 0.0);
+  EXPECT_DOUBLE_EQ(p.axes.c.back(), 1.0);
+  // distinct, every k = 2..32, same address
+  ASSERT_EQ(p.axes.patterns.size(), 7u);
+  EXPECT_EQ(p.axes.patterns.front().conflict_degree, 1);
+  EXPECT_EQ(p.axes.patterns[5].conflict_degree, 32);
+  EXPECT_TRUE(p.axes.patterns.back().same_address());
+  EXPECT_EQ(p.cell_count(), p.axes.n.size() * 7 * 5 * 2 * 7);
+  EXPECT_GE(p.repeats, 5);
+}
+
+TEST(SweepPlan, QuickIsASubsetOfFull) {
+  const cal::SweepPlan q = cal::make_sweep_plan(cal::GridSize::kQuick, 64);
+  const cal::SweepPlan f = cal::make_sweep_plan(cal::GridSize::kFull, 64);
+  EXPECT_LT(q.cell_count(), f.cell_count() / 10);
+  for (int n : q.axes.n) EXPECT_NE(std::find(f.axes.n.begin(), f.axes.n.end(), n), f.axes.n.end());
+  for (int e : q.axes.e) EXPECT_NE(std::find(f.axes.e.begin(), f.axes.e.end(), e), f.axes.e.end());
+}
+
+TEST(SweepPlan, NIsClampedToTheDevice) {
+  const cal::SweepPlan p = cal::make_sweep_plan(cal::GridSize::kFull, 48);
+  EXPECT_EQ(p.axes.n.back(), 48);
+  for (int n : p.axes.n) EXPECT_LE(n, 48);
+  const cal::SweepPlan small = cal::make_sweep_plan(cal::GridSize::kFull, 40);
+  EXPECT_EQ(small.axes.n.back(), 40);  // 2 blocks of 20 warps
+}
+
+TEST(SweepPlan, AtomicsPerWarpKeepEachSmBusy) {
+  const cal::SweepPlan p = cal::make_sweep_plan(cal::GridSize::kFull, 64);
+  for (int n : p.axes.n) {
+    const int apw = p.atomics_per_warp(n);
+    EXPECT_EQ(apw % 32, 0);
+    EXPECT_GE(static_cast<long long>(apw) * n, p.min_insts_per_sm);
+    EXPECT_GE(apw, p.min_atomics_per_warp);
+  }
+}
+
+TEST(Statistics, MedianAndQuantile) {
+  EXPECT_DOUBLE_EQ(cal::median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(cal::median({4.0, 1.0, 2.0, 3.0}), 2.5);
+  EXPECT_DOUBLE_EQ(cal::quantile({0.0, 10.0}, 0.9), 9.0);
+  EXPECT_THROW(cal::median({}), std::invalid_argument);
+}
