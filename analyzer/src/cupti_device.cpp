@@ -46,17 +46,22 @@ CuptiDeviceInfo probe_cupti_device(int ordinal) {
     ATOMQ_CUDA(cudaFree(nullptr));  // creates the primary context
     const CUcontext ctx = current_context();
 
+    // The profiler must be initialized before any other profiler-API call, the chip-name
+    // query included (it crashes inside libcupti otherwise).
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    spdlog::debug("cupti probe {}: profiler initialize", ordinal);
+    ATOMQ_CUPTI(cuptiProfilerInitialize(&init));
+
     CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     chip.deviceIndex = static_cast<size_t>(ordinal);
+    spdlog::debug("cupti probe {}: chip name", ordinal);
     ATOMQ_CUPTI(cuptiDeviceGetChipName(&chip));
     info.chip = chip.pChipName ? chip.pChipName : "";
-
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    ATOMQ_CUPTI(cuptiProfilerInitialize(&init));
 
     CUpti_Profiler_DeviceSupported_Params supported{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
     supported.cuDevice = ordinal;
     supported.api = CUPTI_PROFILER_RANGE_PROFILING;
+    spdlog::debug("cupti probe {}: device supported", ordinal);
     ATOMQ_CUPTI(cuptiProfilerDeviceSupported(&supported));
     if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
       info.counters = CounterAccess::kUnsupported;
@@ -65,6 +70,7 @@ CuptiDeviceInfo probe_cupti_device(int ordinal) {
       CUpti_Profiler_GetCounterAvailability_Params avail{
           CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
       avail.ctx = ctx;
+      spdlog::debug("cupti probe {}: counter availability", ordinal);
       ATOMQ_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
       std::vector<unsigned char> image(avail.counterAvailabilityImageSize);
       avail.pCounterAvailabilityImage = image.data();

@@ -45,10 +45,11 @@ __global__ void __launch_bounds__(1024) atomic_stream_kernel(StreamArgs args) {
           atomicAdd(target, 1u);
         } else if constexpr (kFao == 1) {
           acc += atomicAdd(target, 1u);
-        } else {
-          asm volatile("" ::: "memory");  // control: keeps the loop, issues nothing
         }
       }
+      // Control: one ALU op per group keeps the loop alive (an empty loop is deleted), so the
+      // control costs what the atomic kernels' loop costs: counter, compare, branch.
+      if constexpr (kFao == 2) asm volatile("add.u32 %0, %0, 1;" : "+r"(acc));
     }
   }
   __syncthreads();

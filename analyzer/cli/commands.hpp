@@ -1,0 +1,29 @@
+// Subcommands of the atomq CLI. Each add_*_command registers its options on `app` and, when
+// the user selects it, stores the function to run in `selected`. One file per command.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace atomq {
+class CudaError;
+}
+
+namespace atomq::cli {
+
+using CommandRunner = std::function<int()>;
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;
+inline constexpr int kExitNoGpu = 3;
+
+void add_devices_command(CLI::App& app, CommandRunner& selected);
+void add_calibrate_command(CLI::App& app, CommandRunner& selected);
+void add_table_command(CLI::App& app, CommandRunner& selected);
+
+// Prints one line about a CUDA error met while looking for a GPU; returns the exit code
+// (kExitNoGpu when there is no usable driver/device).
+int report_gpu_error(const CudaError& e);
+
+}  // namespace atomq::cli
