@@ -80,6 +80,16 @@ void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
                col(n_lo, 1.0, cal::OpVariant::kAdd), col(n_hi, 1.0, cal::OpVariant::kAdd));
   }
 
+  auto latency = [&](cal::LatencyOp op, cal::Pattern pat) {
+    const cal::LatencyCell* c = t.find_latency(op, pat, 32);
+    return c ? fmt::format("{:.1f}", c->cycles) : std::string("-");
+  };
+  fmt::print(out,
+             "\nunloaded latency (one warp, dependent chain, e = 32), cycles: ADD distinct {}, "
+             "ADD same {}, CAS distinct {}, CAS same {}\n",
+             latency(cal::LatencyOp::kAdd, cal::Pattern{1}), latency(cal::LatencyOp::kAdd, cal::Pattern{0}),
+             latency(cal::LatencyOp::kCas, cal::Pattern{1}), latency(cal::LatencyOp::kCas, cal::Pattern{0}));
+
   double max_control = 0, max_spread_saturated = 0, max_spread = 0;
   for (const auto& c : t.controls) max_control = std::max(max_control, c.cycles_per_slot);
   for (const auto& c : t.cells) {
@@ -87,7 +97,7 @@ void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
     if (c.n >= 8) max_spread_saturated = std::max(max_spread_saturated, c.spread);
   }
   fmt::print(out,
-             "\nzero-atomic control: at most {:.3f} cycles per slot; repeat spread: max {:.2f}% "
+             "zero-atomic control: at most {:.3f} cycles per slot; repeat spread: max {:.2f}% "
              "(n >= 8), {:.2f}% (all cells)\n",
              max_control, 100.0 * max_spread_saturated, 100.0 * max_spread);
 }

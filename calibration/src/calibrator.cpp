@@ -115,7 +115,8 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
   spdlog::info("calibrating {} ({} SMs, SM clock {:.0f} MHz under load), {} grid: {} cells",
                dev.name, dev.sm_count, p.sm_clock_mhz_start, plan.name, plan.cell_count());
 
-  const size_t total = plan.cell_count() + plan.axes.n.size() * plan.axes.e.size();
+  const size_t total = plan.cell_count() + plan.axes.n.size() * plan.axes.e.size() +
+                       2 * plan.axes.patterns.size() * 2;
   CalibrationProgress progress{0, total, ""};
   auto report = [&](std::string label) {
     ++progress.done;
@@ -151,6 +152,23 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
                    std::to_string(c).substr(0, 4) + " " + to_string(v) + " " + to_string(pat));
           }
         }
+      }
+    }
+  }
+  for (LatencyOp op : {LatencyOp::kAdd, LatencyOp::kCas}) {
+    for (const Pattern& pat : plan.axes.patterns) {
+      for (int e : {1, 32}) {
+        mb::LatencyConfig cfg;
+        cfg.op = op == LatencyOp::kCas ? mb::LatencyOp::kCas : mb::LatencyOp::kAdd;
+        cfg.pattern = to_bench_pattern(pat);
+        cfg.active_lanes = e;
+        bench.run_latency(cfg);  // warm-up
+        std::vector<double> medians;
+        for (int r = 0; r < plan.repeats; ++r) medians.push_back(median(bench.run_latency(cfg).cycles_per_atomic));
+        table.latencies.push_back(LatencyCell{op, pat, e, median(medians),
+                                              *std::min_element(medians.begin(), medians.end()),
+                                              *std::max_element(medians.begin(), medians.end())});
+        report("latency " + to_string(op) + " " + to_string(pat) + " e=" + std::to_string(e));
       }
     }
   }

@@ -24,6 +24,14 @@ std::optional<OpVariant> op_variant_from_string(const std::string& s) {
   return std::nullopt;
 }
 
+std::string to_string(LatencyOp op) { return op == LatencyOp::kCas ? "cas" : "add"; }
+
+std::optional<LatencyOp> latency_op_from_string(const std::string& s) {
+  if (s == "add") return LatencyOp::kAdd;
+  if (s == "cas") return LatencyOp::kCas;
+  return std::nullopt;
+}
+
 std::string to_string(const Pattern& p) {
   if (p.conflict_degree == 0) return "same";
   if (p.conflict_degree == 1) return "distinct";
@@ -212,6 +220,12 @@ const Cell* ServiceTable::find(int n, int e, double c, OpVariant v, const Patter
   return nullptr;
 }
 
+const LatencyCell* ServiceTable::find_latency(LatencyOp op, const Pattern& p, int e) const {
+  for (const LatencyCell& cell : latencies)
+    if (cell.op == op && cell.pattern == p && cell.e == e) return &cell;
+  return nullptr;
+}
+
 ServiceTable parse_service_table(const std::string& json_text, const std::string& source) {
   Reader r(source);
   json doc;
@@ -294,6 +308,31 @@ ServiceTable parse_service_table(const std::string& json_text, const std::string
     if (c.cycles_per_slot < 0) r.fail(path + ".cycles_per_slot", "must not be negative");
     t.controls.push_back(c);
   }
+
+  const json& latencies = r.array(doc, "", "latencies");
+  for (size_t i = 0; i < latencies.size(); ++i) {
+    const std::string path = Reader::at("latencies", i);
+    const json& j = latencies[i];
+    LatencyCell c;
+    const std::string op = r.str(j, path, "op");
+    auto parsed_op = latency_op_from_string(op);
+    if (!parsed_op) r.fail(path + ".op", "expected \"add\" or \"cas\", got '" + op + "'");
+    c.op = *parsed_op;
+    const std::string p = r.str(j, path, "pattern");
+    auto pattern = pattern_from_string(p);
+    if (!pattern) r.fail(path + ".pattern", "unknown address pattern '" + p + "'");
+    c.pattern = *pattern;
+    c.e = static_cast<int>(r.integer(j, path, "e"));
+    if (c.e < 1 || c.e > 32) r.fail(path + ".e", "expected an integer in 1..32");
+    c.cycles = r.number(j, path, "cycles");
+    c.cycles_min = r.number(j, path, "cycles_min");
+    c.cycles_max = r.number(j, path, "cycles_max");
+    if (!(c.cycles > 0)) r.fail(path + ".cycles", "latency must be positive");
+    if (!(c.cycles_min > 0 && c.cycles_min <= c.cycles && c.cycles <= c.cycles_max))
+      r.fail(path + ".cycles_min", "expected 0 < cycles_min <= cycles <= cycles_max");
+    if (t.find_latency(c.op, c.pattern, c.e) != nullptr) r.fail(path, "duplicate latency cell");
+    t.latencies.push_back(c);
+  }
   return t;
 }
 
@@ -321,13 +360,19 @@ std::string serialize_service_table(const ServiceTable& t) {
   json controls = json::array();
   for (const ControlCell& c : t.controls)
     controls.push_back(json{{"n", c.n}, {"e", c.e}, {"cycles_per_slot", c.cycles_per_slot}});
+  json latencies = json::array();
+  for (const LatencyCell& c : t.latencies)
+    latencies.push_back(json{{"op", to_string(c.op)}, {"pattern", to_string(c.pattern)}, {"e", c.e},
+                             {"cycles", c.cycles}, {"cycles_min", c.cycles_min},
+                             {"cycles_max", c.cycles_max}});
   json doc{{"format", kServiceTableFormat},
            {"version", t.version},
            {"units", "cycles per warp-level shared atomic instruction per SM"},
            {"provenance", provenance_json(t.provenance)},
            {"axes", axes},
            {"cells", cells},
-           {"controls", controls}};
+           {"controls", controls},
+           {"latencies", latencies}};
   return doc.dump(1) + "\n";
 }
 

@@ -2,25 +2,6 @@
 
 namespace atomq::microbench::kernels {
 
-namespace {
-
-// Word of the shared array that this lane hits. Distinct: one bank per lane (each warp its
-// own row). k-way conflict: lanes l and l + 32/k share a bank, on different rows. Same: one
-// word per warp.
-__device__ __forceinline__ unsigned int word_index(int lane, int warp, int kind, int k) {
-  switch (kind) {
-    case 1: {
-      const int banks = 32 / k;
-      return static_cast<unsigned int>((lane % banks) + 32 * (lane / banks));
-    }
-    case 2:
-      return static_cast<unsigned int>(warp % kSharedWords);
-    default:
-      return static_cast<unsigned int>(lane + 32 * (warp % 32));
-  }
-}
-
-}  // namespace
 
 template <int kFao, int kCasQuarters>
 __global__ void __launch_bounds__(1024) atomic_stream_kernel(StreamArgs args) {
@@ -29,7 +10,7 @@ __global__ void __launch_bounds__(1024) atomic_stream_kernel(StreamArgs args) {
 
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
-  unsigned int* const target = &words[word_index(lane, warp, args.pattern_kind, args.conflict_k)];
+  unsigned int* const target = &words[stream_word_index(lane, warp, args.pattern_kind, args.conflict_k)];
   unsigned int acc = 0u;
   __syncthreads();
 

@@ -8,6 +8,22 @@ namespace atomq::microbench::kernels {
 
 inline constexpr int kSharedWords = 1024;  // 32 banks x 32 rows
 
+// Word of the shared array that this lane hits. Distinct: one bank per lane (each warp its
+// own row). k-way conflict: lanes l and l + 32/k share a bank, on different rows. Same: one
+// word per warp.
+__device__ __forceinline__ unsigned int stream_word_index(int lane, int warp, int kind, int k) {
+  switch (kind) {
+    case 1: {
+      const int banks = 32 / k;
+      return static_cast<unsigned int>((lane % banks) + 32 * (lane / banks));
+    }
+    case 2:
+      return static_cast<unsigned int>(warp % kSharedWords);
+    default:
+      return static_cast<unsigned int>(lane + 32 * (warp % 32));
+  }
+}
+
 struct StreamArgs {
   int active_lanes;
   int pattern_kind;  // PatternKind as int

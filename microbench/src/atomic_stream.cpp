@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "atomic_latency_kernels.cuh"
 #include "atomic_stream_kernels.cuh"
 #include "atomq/cuda_check.hpp"
 
@@ -218,6 +219,44 @@ StreamResult AtomicStreamBench::run(const StreamConfig& config) {
     result.cycles_per_inst.push_back(static_cast<double>(s.last - s.first) / insts_per_sm);
   }
   result.sms_measured = static_cast<int>(result.cycles_per_inst.size());
+  return result;
+}
+
+LatencyResult AtomicStreamBench::run_latency(const LatencyConfig& config) {
+  const DeviceSummary& d = impl_->device;
+  if (config.active_lanes < 1 || config.active_lanes > kWarpSize)
+    throw std::invalid_argument("active_lanes must be in 1..32");
+  const AddressPattern& pat = config.pattern;
+  if (pat.kind == PatternKind::kBankConflict && (pat.k < 2 || pat.k > 32 || (32 % pat.k) != 0))
+    throw std::invalid_argument("bank-conflict degree k must be a power of two in 2..32");
+  const int iterations =
+      std::max(1, (config.chain_length + kernels::kLatencyUnroll - 1) / kernels::kLatencyUnroll);
+
+  kernels::LatencyArgs args{};
+  args.active_lanes = config.active_lanes;
+  args.pattern_kind = pattern_index(pat.kind);
+  args.conflict_k = pat.kind == PatternKind::kBankConflict ? pat.k : 1;
+  args.iterations = iterations;
+  args.zero = 0u;
+  args.block_cycles = impl_->block_start.ptr;
+  args.sink = impl_->sink.ptr;
+  const void* kernel = kernels::atomic_latency_kernel_handle(config.op == LatencyOp::kCas ? 3 : 1);
+  void* params[] = {&args};
+  // One warp per SM: as many blocks as SMs, each too big in shared memory to share an SM.
+  const size_t dynamic_bytes = static_cast<size_t>(d.shared_mem_per_sm / 2 + 1024);
+  ATOMQ_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(dynamic_bytes)));
+  ATOMQ_CUDA(cudaLaunchKernel(kernel, dim3(d.sm_count), dim3(kWarpSize), params, dynamic_bytes, nullptr));
+  ATOMQ_CUDA_LAUNCH();
+  ATOMQ_CUDA(cudaDeviceSynchronize());
+
+  std::vector<unsigned long long> cycles(d.sm_count);
+  ATOMQ_CUDA(cudaMemcpy(cycles.data(), impl_->block_start.ptr, cycles.size() * sizeof(cycles[0]),
+                        cudaMemcpyDeviceToHost));
+  LatencyResult result;
+  result.chain_length = static_cast<long long>(iterations) * kernels::kLatencyUnroll;
+  for (unsigned long long c : cycles)
+    result.cycles_per_atomic.push_back(static_cast<double>(c) / static_cast<double>(result.chain_length));
   return result;
 }
 

@@ -87,3 +87,24 @@ TEST(AtomicStreamGpu, SmClockIsPlausible) {
   EXPECT_GT(mhz, 300.0);
   EXPECT_LT(mhz, 4000.0);
 }
+
+// A dependent chain waits for each result: its latency exceeds the saturated service time,
+// and a serialized pattern takes longer than a conflict-free one.
+TEST(AtomicStreamGpu, DependentChainLatencyIsOrdered) {
+  ATOMQ_REQUIRE_GPU();
+  mb::AtomicStreamBench bench(0);
+  auto latency = [&](mb::LatencyOp op, mb::PatternKind kind) {
+    mb::LatencyConfig cfg;
+    cfg.op = op;
+    cfg.pattern = {kind, 1};
+    const mb::LatencyResult r = bench.run_latency(cfg);
+    EXPECT_EQ(static_cast<int>(r.cycles_per_atomic.size()), bench.device().sm_count);
+    return atomq::calibration::median(r.cycles_per_atomic);
+  };
+  const double add_distinct = latency(mb::LatencyOp::kAdd, mb::PatternKind::kDistinct);
+  const double add_same = latency(mb::LatencyOp::kAdd, mb::PatternKind::kSameAddress);
+  const double cas_same = latency(mb::LatencyOp::kCas, mb::PatternKind::kSameAddress);
+  EXPECT_GT(add_distinct, 8.0);  // far above the ~1 cycle/instruction of a saturated stream
+  EXPECT_GT(add_same, add_distinct + 16.0);
+  EXPECT_GT(cas_same, add_same);
+}

@@ -37,7 +37,9 @@ std::map<std::pair<int, int>, OpCounts> count_atoms(const std::string& cuobjdump
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   std::map<std::pair<int, int>, OpCounts> result;
   if (!pipe) return result;
+  // Stream kernels by <fao, cas_quarters>; latency kernels as <10 + op, 0>.
   const std::regex function_re(R"(Function : .*atomic_stream_kernelILi(\d)ELi(\d)E)");
+  const std::regex latency_re(R"(Function : .*atomic_latency_kernelILi(\d)E)");
   const std::regex atoms_re(R"(\bATOMS\.([A-Z0-9_.]+))");
   OpCounts* current = nullptr;
   std::array<char, 4096> buf{};
@@ -45,9 +47,12 @@ std::map<std::pair<int, int>, OpCounts> count_atoms(const std::string& cuobjdump
     const std::string line(buf.data());
     std::smatch m;
     if (line.find("Function :") != std::string::npos) {
-      current = std::regex_search(line, m, function_re)
-                    ? &result[{std::stoi(m[1]), std::stoi(m[2])}]
-                    : nullptr;
+      if (std::regex_search(line, m, function_re))
+        current = &result[{std::stoi(m[1]), std::stoi(m[2])}];
+      else if (std::regex_search(line, m, latency_re))
+        current = &result[{10 + std::stoi(m[1]), 0}];
+      else
+        current = nullptr;
       continue;
     }
     if (current == nullptr || !std::regex_search(line, m, atoms_re)) continue;
@@ -82,6 +87,16 @@ TEST(SassGpu, EachKernelIssuesTheIntendedInstruction) {
       EXPECT_EQ(c.other_atoms, 0);
     }
   }
+  // Latency chains: kLatencyUnroll (8) dependent atomics of one kind per loop body.
+  auto add_chain = counts.find({11, 0});
+  ASSERT_NE(add_chain, counts.end());
+  EXPECT_EQ(add_chain->second.add, 8);
+  EXPECT_EQ(add_chain->second.cas + add_chain->second.popc_inc + add_chain->second.other_atoms, 0);
+  auto cas_chain = counts.find({13, 0});
+  ASSERT_NE(cas_chain, counts.end());
+  EXPECT_EQ(cas_chain->second.cas, 8);
+  EXPECT_EQ(cas_chain->second.add + cas_chain->second.popc_inc + cas_chain->second.other_atoms, 0);
+
   auto control = counts.find({2, 0});
   ASSERT_NE(control, counts.end());
   EXPECT_EQ(control->second.popc_inc + control->second.add + control->second.cas +

@@ -118,6 +118,23 @@ TEST(ServiceTable, IncompleteOrDuplicateGridIsRejected) {
   EXPECT_NE(error_of(j.dump()).find("'cells[1]': duplicate grid cell"), std::string::npos);
 }
 
+TEST(ServiceTable, LatencyCellsAreValidated) {
+  const cal::ServiceTable back =
+      cal::parse_service_table(cal::serialize_service_table(atomq::test::make_small_table()), "mem");
+  ASSERT_NE(back.find_latency(cal::LatencyOp::kCas, cal::Pattern{0}, 32), nullptr);
+  EXPECT_DOUBLE_EQ(back.find_latency(cal::LatencyOp::kCas, cal::Pattern{0}, 32)->cycles, 60.0);
+  EXPECT_EQ(back.find_latency(cal::LatencyOp::kCas, cal::Pattern{0}, 7), nullptr);
+  json j = small_json();
+  j["latencies"][2]["op"] = "xor";
+  EXPECT_NE(error_of(j.dump()).find("'latencies[2].op'"), std::string::npos);
+  j = small_json();
+  j["latencies"][0]["cycles"] = 0;
+  EXPECT_NE(error_of(j.dump()).find("'latencies[0].cycles'"), std::string::npos);
+  j = small_json();
+  j.erase("latencies");
+  EXPECT_NE(error_of(j.dump()).find("'latencies': missing"), std::string::npos);
+}
+
 TEST(ServiceTable, NotAnObjectOrEmpty) {
   EXPECT_NE(error_of("[]").find("expected a JSON object"), std::string::npos);
   EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);

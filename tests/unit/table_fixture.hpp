@@ -41,6 +41,9 @@ inline calibration::ServiceTable make_small_table() {
             t.cells.push_back(Cell{n, e, c, v, pat, s, s * 0.99, s * 1.01, 0.02, 0.01, 512});
           }
     }
+  for (LatencyOp op : {LatencyOp::kAdd, LatencyOp::kCas})
+    for (const Pattern& pat : t.axes.patterns)
+      t.latencies.push_back(LatencyCell{op, pat, 32, 60.0, 59.0, 61.0});
   return t;
 }
 

@@ -81,15 +81,32 @@ struct ControlCell {
   double cycles_per_slot = 0;
 };
 
+// Unloaded latency (n = 1): cycles from issue to result of one atomic whose address depends
+// on the previous result. The response time of an unqueued atomic, for Little's law.
+enum class LatencyOp { kAdd, kCas };
+std::string to_string(LatencyOp op);                // "add", "cas"
+std::optional<LatencyOp> latency_op_from_string(const std::string& s);
+
+struct LatencyCell {
+  LatencyOp op = LatencyOp::kAdd;
+  Pattern pattern;
+  int e = 32;
+  double cycles = 0;      // median over repeats of the per-repeat median over SMs
+  double cycles_min = 0;
+  double cycles_max = 0;
+};
+
 struct ServiceTable {
   int version = kServiceTableVersion;
   Provenance provenance;
   Axes axes;
   std::vector<Cell> cells;
   std::vector<ControlCell> controls;
+  std::vector<LatencyCell> latencies;
 
   // Exact grid lookup; nullptr when the point is not a grid point.
   const Cell* find(int n, int e, double c, OpVariant v, const Pattern& p) const;
+  const LatencyCell* find_latency(LatencyOp op, const Pattern& p, int e) const;
 };
 
 // A malformed, truncated or wrong-version table. what() names the file and the field.

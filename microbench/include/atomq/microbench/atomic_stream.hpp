@@ -52,6 +52,21 @@ struct StreamResult {
   double elapsed_ms = 0.0;
 };
 
+// Unloaded latency: one warp per SM, each atomic's address depends on the previous result.
+enum class LatencyOp { kAdd, kCas };
+
+struct LatencyConfig {
+  LatencyOp op = LatencyOp::kAdd;
+  AddressPattern pattern;
+  int active_lanes = 32;
+  int chain_length = 4096;  // dependent atomics per warp (rounded up to the unroll)
+};
+
+struct LatencyResult {
+  std::vector<double> cycles_per_atomic;  // one entry per SM
+  long long chain_length = 0;
+};
+
 struct DeviceSummary {
   std::string name;
   int ordinal = 0;
@@ -80,6 +95,7 @@ class AtomicStreamBench {
 
   const DeviceSummary& device() const;
   StreamResult run(const StreamConfig& config);
+  LatencyResult run_latency(const LatencyConfig& config);
   // SM clock under load, from clock64() against device events over a ~2 ms spin.
   double measure_sm_clock_mhz();
 

@@ -1,0 +1,85 @@
+// Device helpers shared by the histogram kernels: the sample walk with 16-byte loads that copes
+// with any base alignment and any n, and the merge of a shared histogram into global counts.
+#pragma once
+
+#include <cstdint>
+
+namespace atomq::microbench::kernels {
+
+__device__ __forceinline__ uint4 load_streaming(const uint4* p) {
+  // Samples are read once: the non-coherent path, no L1 allocation.
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+template <typename T, typename F>
+__device__ __forceinline__ void for_each_in_vector(const uint4& v, F& f) {
+  const unsigned int words[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    if constexpr (sizeof(T) == 4) {
+      f(words[w]);
+    } else {
+#pragma unroll
+      for (int b = 0; b < 4; ++b) f((words[w] >> (8 * b)) & 0xFFu);
+    }
+  }
+}
+
+// Calls f(value) once for every sample; thread `tid` of `nthreads` takes its share. The head
+// (before the first 16-byte boundary) and the tail (after the last whole vector) are read
+// element by element, so any base pointer and any n are exact.
+template <typename T, typename F>
+__device__ __forceinline__ void for_each_sample(const T* samples, unsigned long long n,
+                                                unsigned long long tid,
+                                                unsigned long long nthreads, F& f) {
+  constexpr unsigned long long kPerVector = 16 / sizeof(T);
+  const auto address = reinterpret_cast<std::uintptr_t>(samples);
+  unsigned long long head = ((16u - (address & 15u)) & 15u) / sizeof(T);
+  if (head > n) head = n;
+  if (tid < head) f(static_cast<unsigned int>(samples[tid]));
+
+  const uint4* vectors = reinterpret_cast<const uint4*>(samples + head);
+  const unsigned long long vector_count = (n - head) / kPerVector;
+  unsigned long long i = tid;
+  // Two independent loads in flight per thread before either is used.
+  for (; i + nthreads < vector_count; i += 2 * nthreads) {
+    const uint4 a = load_streaming(vectors + i);
+    const uint4 b = load_streaming(vectors + i + nthreads);
+    for_each_in_vector<T>(a, f);
+    for_each_in_vector<T>(b, f);
+  }
+  if (i < vector_count) {
+    const uint4 a = load_streaming(vectors + i);
+    for_each_in_vector<T>(a, f);
+  }
+
+  const unsigned long long tail_start = head + vector_count * kPerVector;
+  if (tid < n - tail_start) f(static_cast<unsigned int>(samples[tail_start + tid]));
+}
+
+// Adds a block's shared histogram to the global one, skipping empty bins.
+__device__ __forceinline__ void merge_to_global(const unsigned int* shared_counts,
+                                                unsigned int bins, unsigned int* global_counts) {
+  for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
+    const unsigned int c = shared_counts[b];
+    if (c != 0u) atomicAdd(&global_counts[b], c);
+  }
+}
+
+__device__ __forceinline__ void zero_shared(unsigned int* words, unsigned int count) {
+  for (unsigned int i = threadIdx.x; i < count; i += blockDim.x) words[i] = 0u;
+}
+
+__device__ __forceinline__ unsigned long long global_thread_index() {
+  return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+__device__ __forceinline__ unsigned long long global_thread_count() {
+  return static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+}
+
+}  // namespace atomq::microbench::kernels
