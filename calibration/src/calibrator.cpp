@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <fstream>
+#include <regex>
 #include <stdexcept>
 
 #include "atomq/microbench/atomic_stream.hpp"
@@ -37,6 +39,18 @@ mb::AddressPattern to_bench_pattern(const Pattern& p) {
 
 std::string version_string(int v) {  // 13000 -> "13.0"
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// The NVIDIA kernel module's release ("580.159.04"), from /proc on Linux.
+std::string driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!in || !std::getline(in, line)) return "unknown";
+  static const std::regex release(R"((\d+\.\d+(\.\d+)?))");
+  const auto module = line.find("Kernel Module");
+  std::smatch m;
+  const std::string tail = module == std::string::npos ? line : line.substr(module);
+  return std::regex_search(tail, m, release) ? m[1].str() : "unknown";
 }
 
 std::string utc_now() {
@@ -104,6 +118,7 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
   p.nominal_clock_mhz = dev.clock_khz / 1000;
   p.driver_version = version_string(dev.driver_version);
   p.cuda_runtime_version = version_string(dev.runtime_version);
+  p.driver_release = driver_release();
   p.created_utc = utc_now();
   p.atomq_version = kVersion;
   p.atomq_commit = kGitCommit;

@@ -115,6 +115,7 @@ json provenance_json(const Provenance& p) {
               {"sm_clock_mhz_start", p.sm_clock_mhz_start},
               {"sm_clock_mhz_end", p.sm_clock_mhz_end},
               {"driver_version", p.driver_version},
+              {"driver_release", p.driver_release},
               {"cuda_runtime_version", p.cuda_runtime_version},
               {"created_utc", p.created_utc},
               {"atomq_version", p.atomq_version},
@@ -141,6 +142,8 @@ Provenance read_provenance(const Reader& r, const json& doc) {
   p.sm_clock_mhz_start = r.number(j, path, "sm_clock_mhz_start");
   p.sm_clock_mhz_end = r.number(j, path, "sm_clock_mhz_end");
   p.driver_version = r.str(j, path, "driver_version");
+  // Added after the first tables were written: optional, "unknown" when absent.
+  p.driver_release = j.contains("driver_release") ? r.str(j, path, "driver_release") : "unknown";
   p.cuda_runtime_version = r.str(j, path, "cuda_runtime_version");
   p.created_utc = r.str(j, path, "created_utc");
   p.atomq_version = r.str(j, path, "atomq_version");

@@ -41,6 +41,7 @@ struct Provenance {
   double sm_clock_mhz_start = 0;  // measured under load before the sweep
   double sm_clock_mhz_end = 0;    // ... and after it
   std::string driver_version;     // e.g. "13.0" (CUDA driver API version)
+  std::string driver_release;     // kernel module release, e.g. "580.159.04" ("unknown" if unreadable)
   std::string cuda_runtime_version;
   std::string created_utc;        // ISO 8601
   std::string atomq_version;
