@@ -1,0 +1,118 @@
+// Evaluating the model on one kernel: utilization U (mean and max over SMs), busy time,
+// predicted atomic-bound time, throughput- vs latency-bound, the bottleneck class and the
+// findings with evidence, recommendation and what-if predictions (docs/model.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atomq/model/inputs.hpp"
+#include "atomq/model/kernel_profile.hpp"
+#include "atomq/model/rules.hpp"
+#include "atomq/model/service_time.hpp"
+
+namespace atomq::model {
+
+enum class UtilizationClass { kSevere, kPotential, kNotAtomicBound, kInsufficientData };
+std::string to_string(UtilizationClass c);  // "severe", "potential", "not_atomic_bound", ...
+
+enum class FindingKind {
+  kInsufficientData,
+  kUtilization,                  // the class statement; always present when evaluable
+  kHighUtilizationHighConflict,
+  kHighUtilizationLowConflict,
+  kCasHeavy,
+  kLatencyBound,
+  kHiddenMemoryBottleneck,
+  kGlobalAtomicHotSpot,
+  kImbalance,
+  kOutsideCalibratedRange,
+  kTableMismatch,
+};
+std::string to_string(FindingKind k);  // stable ids: "insufficient_data", ...
+
+struct Evidence {
+  std::string name;
+  double value = 0;
+  std::string unit;
+};
+
+// What the model predicts if some inputs change.
+struct ModelChange {
+  std::string description;            // plain words
+  std::optional<double> queue_length; // n
+  std::optional<double> active_lanes; // e (same thread-level work: N scales by e_old / e_new)
+  std::optional<double> cas_share;    // c
+  std::optional<double> wavefronts_per_instruction;  // k
+  double instruction_factor = 1.0;    // N multiplied by this (after the e scaling)
+};
+
+struct WhatIf {
+  std::string change;
+  double queue_length = 0, active_lanes = 0, cas_share = 0, wavefronts_per_instruction = 0;
+  double instructions = 0;
+  double service_cycles = 0;
+  double predicted_utilization = 0;      // mean over SMs
+  double predicted_cycles = 0;           // busiest SM's active cycles
+  std::optional<double> predicted_time_ns;
+  double speedup = 1.0;                  // current / predicted time
+  bool outside_calibrated_range = false;
+};
+
+struct Finding {
+  FindingKind kind = FindingKind::kUtilization;
+  std::string title;
+  std::vector<Evidence> evidence;
+  std::vector<std::string> details;  // e.g. each missing or inconsistent counter
+  std::string recommendation;
+  std::vector<WhatIf> what_ifs;
+};
+
+struct Utilization {
+  double mean = 0;                   // sum over SMs of busy / sum of active cycles
+  double max = 0;                    // busiest SM (wavefront .max); = mean without .max
+  double low = 0, high = 0;          // mean U with n̂ halved / doubled: sensitivity to n̂
+  ServiceTimeEstimate service;       // S at (n̂, e, c, k)
+  double busy_cycles_per_sm = 0;     // mean over SMs
+  double busy_cycles_busiest_sm = 0;
+  std::optional<double> atomic_bound_time_ns;  // the busiest SM's busy time at the clock
+};
+
+// Little's law: X = N / T per SM-cycle with n̂ in flight gives R = n̂ / X.
+struct Boundness {
+  double throughput_per_sm_cycle = 0;
+  double response_cycles = 0;          // R
+  double unloaded_latency_cycles = 0;  // L = S at n = 1
+  double queueing_delay_cycles = 0;    // R - L (>= 0)
+  std::string verdict;                 // "throughput-bound", "latency-bound", "other work"
+  std::optional<double> cas_lane_ops_per_update;  // retry amplification
+};
+
+struct KernelAnalysis {
+  std::string kernel_name;
+  std::string chip;
+  std::string table_chip;
+  bool evaluated = false;
+  ModelInputs inputs;
+  double queue_length = 0;           // n̂ used
+  std::string queue_length_method;
+  Utilization utilization;
+  Boundness boundness;
+  UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
+  std::vector<Finding> findings;
+  std::vector<std::string> notes;
+
+  const Finding* find(FindingKind kind) const;
+  bool has(FindingKind kind) const { return find(kind) != nullptr; }
+};
+
+// Never throws: bad input yields an "insufficient data" finding naming what is wrong.
+KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& model,
+                       const Rules& rules = default_rules()) noexcept;
+
+// The model's prediction for a change of an evaluated kernel.
+WhatIf predict(const KernelAnalysis& analysis, const ServiceTimeModel& model,
+               const ModelChange& change);
+
+}  // namespace atomq::model

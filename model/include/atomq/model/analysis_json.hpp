@@ -1,0 +1,25 @@
+// Versioned JSON of the model's results, for the report and for tests of recorded runs:
+// {"format": "atomq.analysis", "version": 1, ...} and "atomq.comparison" (docs/model.md).
+#pragma once
+
+#include <string>
+
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/comparison.hpp"
+#include "atomq/model/service_fit.hpp"
+
+namespace atomq::model {
+
+inline constexpr const char* kAnalysisFormat = "atomq.analysis";
+inline constexpr const char* kComparisonFormat = "atomq.comparison";
+inline constexpr int kAnalysisVersion = 1;
+
+std::string analysis_to_json(const KernelAnalysis& analysis);
+std::string comparison_to_json(const KernelComparison& comparison);
+
+// One row per table cell: the measured S next to the fitted S and the relative residual,
+// then one summary row per op variant with the fitted coefficients.
+std::string fit_residuals_csv(const calibration::ServiceTable& table, const ServiceFit& fit);
+
+}  // namespace atomq::model

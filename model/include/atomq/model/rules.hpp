@@ -1,0 +1,63 @@
+// Thresholds and rules of the classifier, as data in one place. Defaults are the seed's
+// (U >= 0.90 severe, 0.70..0.90 potential) plus the Hopper-specific ones, each with why.
+// A JSON document can override any subset (e.g. after re-validating a threshold).
+#pragma once
+
+#include <string>
+
+namespace atomq::model {
+
+struct Rules {
+  // Utilization classes (seed §6.1).
+  double severe_utilization = 0.90;
+  double potential_utilization = 0.70;
+
+  // High utilization + high conflict (seed: U > 0.90, e near 32). On Hopper the conflict is
+  // the wavefronts per instruction k, not e: merged same-address POPC.INC has e = 32, k = 1.
+  double high_conflict_utilization = 0.90;
+  double high_conflict_min_k = 4.0;
+  // Replication factor the what-if proposes (k becomes max(1, k / factor)).
+  double replication_factor = 8.0;
+
+  // High utilization + low conflict (seed: U > 0.80, e < 8).
+  double low_conflict_utilization = 0.80;
+  double low_conflict_max_e = 8.0;
+  double low_conflict_max_k = 2.0;
+
+  // CAS-heavy stream: CAS costs ~2 wavefronts per lane and retries multiply instructions.
+  double cas_heavy_min_c = 0.5;
+  // Retry amplification (CAS lane-operations per useful update) worth reporting.
+  double cas_amplification_warn = 1.5;
+
+  // Hidden memory bottleneck: U below the potential threshold while DRAM is this busy
+  // (fraction of the device's reachable bandwidth), or in a comparison, U drops by at least
+  // memory_u_drop while DRAM bytes grow by at least memory_traffic_growth (relative).
+  double memory_busy_fraction = 0.6;
+  double memory_u_drop = 0.10;
+  double memory_traffic_growth = 0.25;
+
+  // Global atomic hot spot: L2 atomic + reduction requests per SM-cycle at or above this
+  // rate. One L2 slice serves one address; a few hot addresses cap far below this.
+  double global_atomic_requests_per_sm_cycle = 0.05;
+
+  // Latency-bound: response time R = n / X within this factor of the unloaded latency.
+  double latency_bound_max_r_over_l = 2.0;
+
+  // Imbalance across SMs worth a note: U_max / U_mean at or above this.
+  double imbalance_ratio = 1.25;
+
+  // Counter consistency: |alu + cas - total| / total above this is inconsistent.
+  double counter_sum_tolerance = 0.01;
+  // k below 1 - this is impossible (every instruction has at least one wavefront).
+  double wavefront_tolerance = 0.02;
+};
+
+// The defaults above.
+const Rules& default_rules();
+
+// Overrides from a JSON object {"severe_utilization": 0.92, ...}; unknown keys, wrong types
+// and inconsistent thresholds give an error string naming the key (empty on success).
+std::string apply_rules_json(const std::string& json_text, Rules& rules);
+std::string rules_to_json(const Rules& rules);
+
+}  // namespace atomq::model

@@ -1,0 +1,72 @@
+// Service time S: cycles the shared atomic unit is busy per warp instruction, looked up in
+// the calibrated table and interpolated over its axes:
+//   n  warps in flight per SM   geometric axis: log n, and log S (S ~ L / n below saturation)
+//   e  active lanes             geometric axis: log e, linear S
+//   c  CAS share                linear axis, linear S (S is a mix of two op streams)
+//   k  wavefronts per instr.    across address patterns, linear S (S ~ k at saturation)
+// Exact on grid points; between grid points the value lies between its neighbours.
+// Points outside the calibrated range are clamped to it and the clamp is recorded.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/model/service_fit.hpp"
+#include "atomq/model/wavefronts.hpp"
+
+namespace atomq::model {
+
+// A requested coordinate outside the calibrated range and the value used instead.
+struct ClampNote {
+  std::string axis;  // "n", "e", "c", "k", "variant"
+  double requested = 0;
+  double used = 0;
+};
+
+struct ServiceTimeEstimate {
+  double cycles = 0;                // S
+  std::vector<ClampNote> clamped;   // empty: inside the calibrated range
+  bool extrapolated_by_fit = false; // k beyond the grid: the fitted slope carried it further
+  // The patterns whose wavefronts bracket the requested k (equal when k hits one exactly).
+  std::string pattern_below, pattern_above;
+  double k_below = 0, k_above = 0;
+
+  bool in_range() const { return clamped.empty(); }
+};
+
+class ServiceTimeModel {
+ public:
+  explicit ServiceTimeModel(calibration::ServiceTable table);
+
+  const calibration::ServiceTable& table() const { return table_; }
+  const ServiceFit& fit() const { return fit_; }
+
+  // S on one calibrated slice (variant, pattern).
+  ServiceTimeEstimate on_pattern(double n, double e, double c, calibration::OpVariant v,
+                                 const calibration::Pattern& p) const;
+  // S for a measured serialization k, between the patterns whose wavefronts bracket it.
+  ServiceTimeEstimate at(double n, double e, double c, double k, calibration::OpVariant v) const;
+  // Unloaded latency: S with one warp in flight (the smallest calibrated n).
+  ServiceTimeEstimate unloaded_latency(double e, double c, double k,
+                                       calibration::OpVariant v) const;
+
+ private:
+  using CellKey = std::tuple<int, int, long long, int, int>;  // n, e, c in 1e-6, variant, pattern
+  static CellKey key(int n, int e, double c, calibration::OpVariant v, int conflict_degree);
+  double cell(int n, int e, double c, calibration::OpVariant v, int conflict_degree) const;
+  calibration::OpVariant pick_variant(calibration::OpVariant wanted,
+                                      std::vector<ClampNote>& clamped) const;
+
+  calibration::ServiceTable table_;
+  ServiceFit fit_;
+  std::map<CellKey, double> cells_;
+};
+
+// The bundled table for a chip: <dir>/<chip>.json when that file exists.
+std::optional<std::string> bundled_table_path(const std::string& dir, const std::string& chip);
+
+}  // namespace atomq::model

@@ -1,0 +1,146 @@
+#include "atomq/model/analysis_json.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "atomq/model/wavefronts.hpp"
+
+namespace atomq::model {
+
+using nlohmann::json;
+
+namespace {
+
+// JSON has no NaN: a non-finite number is written as null.
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json num(const std::optional<double>& v) { return v ? num(*v) : json(nullptr); }
+
+json to_json(const Evidence& e) { return {{"name", e.name}, {"value", num(e.value)}, {"unit", e.unit}}; }
+
+json to_json(const WhatIf& w) {
+  return {{"change", w.change},
+          {"queue_length", num(w.queue_length)},
+          {"active_lanes", num(w.active_lanes)},
+          {"cas_share", num(w.cas_share)},
+          {"wavefronts_per_instruction", num(w.wavefronts_per_instruction)},
+          {"instructions", num(w.instructions)},
+          {"service_cycles", num(w.service_cycles)},
+          {"predicted_utilization", num(w.predicted_utilization)},
+          {"predicted_cycles", num(w.predicted_cycles)},
+          {"predicted_time_ns", num(w.predicted_time_ns)},
+          {"speedup", num(w.speedup)},
+          {"outside_calibrated_range", w.outside_calibrated_range}};
+}
+
+json to_json(const Finding& f) {
+  json evidence = json::array(), what_ifs = json::array();
+  for (const Evidence& e : f.evidence) evidence.push_back(to_json(e));
+  for (const WhatIf& w : f.what_ifs) what_ifs.push_back(to_json(w));
+  return {{"kind", to_string(f.kind)}, {"title", f.title},
+          {"evidence", evidence},      {"details", f.details},
+          {"recommendation", f.recommendation}, {"what_ifs", what_ifs}};
+}
+
+}  // namespace
+
+std::string analysis_to_json(const KernelAnalysis& a) {
+  const ModelInputs& in = a.inputs;
+  json doc;
+  doc["format"] = kAnalysisFormat;
+  doc["version"] = kAnalysisVersion;
+  doc["kernel"] = a.kernel_name;
+  doc["chip"] = a.chip;
+  doc["table_chip"] = a.table_chip;
+  doc["evaluated"] = a.evaluated;
+  doc["class"] = to_string(a.utilization_class);
+  doc["inputs"] = {
+      {"instructions", num(in.instructions)},
+      {"fetch_and_op", num(in.fetch_and_op)},
+      {"cas", num(in.cas)},
+      {"cas_share", num(in.cas_share)},
+      {"wavefronts_per_instruction", num(in.wavefronts_per_instruction)},
+      {"active_lanes", num(in.active_lanes)},
+      {"active_lanes_origin", to_string(in.active_lanes_origin)},
+      {"queue_length_seed", num(in.queue_length_seed)},
+      {"queue_length", num(a.queue_length)},
+      {"queue_length_method", a.queue_length_method},
+      {"active_cycles_sum", num(in.active_cycles_sum)},
+      {"active_cycles_max", num(in.active_cycles_max)},
+      {"duration_ns", num(in.duration_ns)},
+      {"clock_mhz", num(in.clock_mhz)},
+      {"clock_source", in.clock_source},
+      {"op_variant", calibration::to_string(in.variant)},
+      {"op_variant_assumed", in.variant_assumed}};
+  json clamps = json::array();
+  for (const ClampNote& c : a.utilization.service.clamped)
+    clamps.push_back({{"axis", c.axis}, {"requested", num(c.requested)}, {"used", num(c.used)}});
+  doc["utilization"] = {
+      {"mean", num(a.utilization.mean)},
+      {"max", num(a.utilization.max)},
+      {"mean_if_n_halved", num(a.utilization.low)},
+      {"mean_if_n_doubled", num(a.utilization.high)},
+      {"service_cycles", num(a.utilization.service.cycles)},
+      {"service_patterns", {a.utilization.service.pattern_below, a.utilization.service.pattern_above}},
+      {"clamped", clamps},
+      {"extrapolated_by_fit", a.utilization.service.extrapolated_by_fit},
+      {"busy_cycles_per_sm", num(a.utilization.busy_cycles_per_sm)},
+      {"busy_cycles_busiest_sm", num(a.utilization.busy_cycles_busiest_sm)},
+      {"atomic_bound_time_ns", num(a.utilization.atomic_bound_time_ns)}};
+  doc["boundness"] = {{"throughput_per_sm_cycle", num(a.boundness.throughput_per_sm_cycle)},
+                      {"response_cycles", num(a.boundness.response_cycles)},
+                      {"unloaded_latency_cycles", num(a.boundness.unloaded_latency_cycles)},
+                      {"queueing_delay_cycles", num(a.boundness.queueing_delay_cycles)},
+                      {"verdict", a.boundness.verdict},
+                      {"cas_lane_ops_per_update", num(a.boundness.cas_lane_ops_per_update)}};
+  json findings = json::array();
+  for (const Finding& f : a.findings) findings.push_back(to_json(f));
+  doc["findings"] = findings;
+  doc["notes"] = a.notes;
+  return doc.dump(2) + "\n";
+}
+
+std::string comparison_to_json(const KernelComparison& c) {
+  json doc;
+  doc["format"] = kComparisonFormat;
+  doc["version"] = kAnalysisVersion;
+  doc["kernel_a"] = c.kernel_a;
+  doc["kernel_b"] = c.kernel_b;
+  doc["class_a"] = to_string(c.class_a);
+  doc["class_b"] = to_string(c.class_b);
+  json rows = json::array();
+  for (const ComparisonRow& r : c.rows)
+    rows.push_back({{"quantity", r.quantity}, {"unit", r.unit}, {"a", num(r.a)},
+                    {"b", num(r.b)}, {"ratio", num(r.ratio)}});
+  doc["rows"] = rows;
+  doc["more_atomic_bound"] = c.more_atomic_bound;
+  doc["speedup_b_over_a"] = num(c.speedup_b_over_a);
+  json findings = json::array();
+  for (const Finding& f : c.findings) findings.push_back(to_json(f));
+  doc["findings"] = findings;
+  doc["summary"] = c.summary;
+  return doc.dump(2) + "\n";
+}
+
+std::string fit_residuals_csv(const calibration::ServiceTable& table, const ServiceFit& fit) {
+  std::ostringstream out;
+  out << "variant,pattern,n,e,c,k,s_measured,s_fit,relative_residual\n";
+  for (std::size_t i = 0; i < table.cells.size(); ++i) {
+    const calibration::Cell& c = table.cells[i];
+    const VariantFit* f = fit.for_variant(c.variant);
+    const double k = expected_wavefronts(c.pattern, c.e, c.c, c.variant);
+    out << calibration::to_string(c.variant) << ',' << calibration::to_string(c.pattern) << ','
+        << c.n << ',' << c.e << ',' << c.c << ',' << k << ',' << c.s << ','
+        << (f ? f->predict(c.n, k) : std::nan("")) << ','
+        << (i < fit.relative_residual.size() ? fit.relative_residual[i] : std::nan("")) << '\n';
+  }
+  out << "# variant,w0,w1,l0,l1,latency_floor,saturated_from_n,rms_rel,max_abs_rel\n";
+  for (const VariantFit& f : fit.variants)
+    out << "# " << calibration::to_string(f.variant) << ',' << f.saturation.intercept << ','
+        << f.saturation.slope << ',' << f.latency.intercept << ',' << f.latency.slope << ','
+        << f.latency_floor << ',' << f.saturated_from_n << ',' << f.rms_relative_residual << ','
+        << f.max_abs_relative_residual << '\n';
+  return out.str();
+}
+
+}  // namespace atomq::model

@@ -1,0 +1,234 @@
+#include "atomq/model/inputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "atomq/model/metric_names.hpp"
+
+namespace atomq::model {
+
+std::string to_string(Origin o) {
+  switch (o) {
+    case Origin::kMeasured: return "measured";
+    case Origin::kDerived: return "derived";
+    case Origin::kAssumed: return "assumed";
+  }
+  return "assumed";
+}
+
+namespace {
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Reads counters and records what is missing or malformed.
+class CounterReader {
+ public:
+  CounterReader(const KernelProfile& profile, std::vector<DataProblem>& problems)
+      : profile_(profile), problems_(problems) {}
+
+  // A finite, non-negative value, or nullopt (recorded as a problem when required).
+  std::optional<double> get(const char* name, bool required) {
+    const std::optional<double> v = profile_.counter(name);
+    if (!v) {
+      if (required) problems_.push_back({name, "missing"});
+      return std::nullopt;
+    }
+    if (!std::isfinite(*v)) {
+      problems_.push_back({name, "not a finite number"});
+      return std::nullopt;
+    }
+    if (*v < 0) {
+      problems_.push_back({name, "negative (" + number(*v) + ")"});
+      return std::nullopt;
+    }
+    return v;
+  }
+
+ private:
+  const KernelProfile& profile_;
+  std::vector<DataProblem>& problems_;
+};
+
+}  // namespace
+
+DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
+                            const calibration::Provenance* table) {
+  DerivedInputs out;
+  ModelInputs& in = out.inputs;
+  std::vector<DataProblem>& problems = out.problems;
+  CounterReader read(profile, problems);
+
+  // --- N, N_f, N_c, c --------------------------------------------------------------------
+  const auto total = read.get(metric::kSharedAtomInst, true);
+  auto alu = read.get(metric::kSharedAtomInstAlu, false);
+  auto cas = read.get(metric::kSharedAtomInstCas, false);
+  if (total && *total == 0)
+    problems.push_back({metric::kSharedAtomInst,
+                        "zero: the kernel executed no shared-memory atomics, nothing to model"});
+  if (total && *total > 0) {
+    in.instructions = *total;
+    if (!alu && !cas) {
+      problems.push_back({std::string(metric::kSharedAtomInstAlu) + ", " + metric::kSharedAtomInstCas,
+                          "missing: the CAS share c cannot be derived"});
+    } else if (!alu || !cas) {
+      const bool alu_missing = !alu;
+      const char* missing_name = alu_missing ? metric::kSharedAtomInstAlu : metric::kSharedAtomInstCas;
+      const double known = alu_missing ? *cas : *alu;
+      if (known > *total * (1 + rules.counter_sum_tolerance)) {
+        problems.push_back({alu_missing ? metric::kSharedAtomInstCas : metric::kSharedAtomInstAlu,
+                            number(known) + " exceeds the total " + number(*total)});
+      } else {
+        (alu_missing ? alu : cas) = std::max(0.0, *total - known);
+        out.notes.push_back(std::string(missing_name) +
+                            " missing: taken as the total minus the other kind");
+      }
+    } else if (std::fabs(*alu + *cas - *total) > rules.counter_sum_tolerance * *total) {
+      problems.push_back({std::string(metric::kSharedAtomInstAlu) + " + " + metric::kSharedAtomInstCas,
+                          "inconsistent: " + number(*alu) + " + " + number(*cas) + " = " +
+                              number(*alu + *cas) + " != " + metric::kSharedAtomInst + " = " +
+                              number(*total)});
+    }
+    if (alu && cas) {
+      in.fetch_and_op = *alu;
+      in.cas = *cas;
+      in.cas_share = std::clamp(*cas / *total, 0.0, 1.0);
+    }
+  }
+
+  // --- k --------------------------------------------------------------------------------
+  if (const auto wf = read.get(metric::kSharedAtomWavefronts, true); wf && in.instructions > 0) {
+    in.wavefronts = *wf;
+    in.wavefronts_per_instruction = *wf / in.instructions;
+    if (in.wavefronts_per_instruction < 1.0 - rules.wavefront_tolerance)
+      problems.push_back({metric::kSharedAtomWavefronts,
+                          "inconsistent: " + number(*wf) + " wavefronts for " +
+                              number(in.instructions) +
+                              " instructions (every instruction takes at least one)"});
+    in.wavefronts_per_instruction = std::max(1.0, in.wavefronts_per_instruction);
+    if (const auto wf_max = read.get(metric::kSharedAtomWavefrontsMax, false)) {
+      if (*wf_max > *wf * (1 + 1e-9)) {
+        problems.push_back({metric::kSharedAtomWavefrontsMax,
+                            "inconsistent: the busiest SM's " + number(*wf_max) +
+                                " exceeds the total " + number(*wf)});
+      } else {
+        in.instructions_busiest_sm = *wf_max / in.wavefronts_per_instruction;
+        in.have_busiest_sm = *wf_max > 0;
+      }
+    }
+  }
+
+  // --- device facts: profile first, then the table's provenance ---------------------------
+  in.sm_count = profile.device.sm_count;
+  if (in.sm_count <= 0 && table && table->sm_count > 0) {
+    in.sm_count = table->sm_count;
+    out.notes.push_back("SM count taken from the calibration table");
+  }
+  in.max_warps_per_sm = profile.device.max_warps_per_sm;
+  if (in.max_warps_per_sm <= 0 && table && table->max_warps_per_sm > 0) {
+    in.max_warps_per_sm = table->max_warps_per_sm;
+    out.notes.push_back("max warps per SM taken from the calibration table");
+  }
+  if (in.max_warps_per_sm <= 0) problems.push_back({"device.max_warps_per_sm", "missing"});
+
+  // --- T ----------------------------------------------------------------------------------
+  const auto cyc_sum = read.get(metric::kCyclesActiveSum, false);
+  const auto cyc_avg = read.get(metric::kCyclesActiveAvg, false);
+  const auto cyc_max = read.get(metric::kCyclesActiveMax, false);
+  if (cyc_sum && *cyc_sum > 0) {
+    in.active_cycles_sum = *cyc_sum;
+    in.active_cycles_mean = in.sm_count > 0 ? *cyc_sum / in.sm_count : (cyc_avg ? *cyc_avg : 0);
+  } else if (cyc_avg && *cyc_avg > 0 && in.sm_count > 0) {
+    in.active_cycles_mean = *cyc_avg;
+    in.active_cycles_sum = *cyc_avg * in.sm_count;
+    out.notes.push_back(std::string(metric::kCyclesActiveSum) + " missing: taken as .avg x SM count");
+  } else {
+    problems.push_back({metric::kCyclesActiveSum,
+                        (cyc_sum || cyc_avg) ? "zero (and no usable .avg with an SM count)"
+                                             : "missing (and no .avg with an SM count)"});
+  }
+  if (cyc_max && *cyc_max > 0) {
+    in.active_cycles_max = *cyc_max;
+    if (in.active_cycles_mean > 0 && *cyc_max < in.active_cycles_mean * (1 - 1e-6))
+      problems.push_back({metric::kCyclesActiveMax, "inconsistent: below the mean over SMs"});
+  } else {
+    in.active_cycles_max = in.active_cycles_mean;
+    in.have_busiest_sm = false;
+    out.notes.push_back(std::string(metric::kCyclesActiveMax) +
+                        " missing or zero: no max-over-SMs utilization");
+  }
+
+  // --- n̂ (seed): achieved occupancy x max warps per SM --------------------------------------
+  if (const auto occ = read.get(metric::kAchievedOccupancyPct, true)) {
+    if (*occ <= 0 || *occ > 100.0 * (1 + 1e-6)) {
+      problems.push_back({metric::kAchievedOccupancyPct,
+                          "out of range (" + number(*occ) + "%, expected 0 < x <= 100)"});
+    } else {
+      in.occupancy_fraction = std::min(1.0, *occ / 100.0);
+      in.queue_length_seed = in.occupancy_fraction * in.max_warps_per_sm;
+    }
+  }
+
+  // --- e ----------------------------------------------------------------------------------
+  std::optional<double> thread_ops = read.get(metric::kSharedAtomThreadOps, false);
+  if (!thread_ops) thread_ops = read.get(metric::kSharedAtomThreadOpsSass, false);
+  if (thread_ops && in.instructions > 0) {
+    in.active_lanes = *thread_ops / in.instructions;
+    in.active_lanes_origin = Origin::kMeasured;
+    if (in.active_lanes < 1.0 - 1e-6 || in.active_lanes > 32.0 + 1e-6)
+      problems.push_back({metric::kSharedAtomThreadOps,
+                          "inconsistent: " + number(*thread_ops) + " thread operations for " +
+                              number(in.instructions) + " warp instructions (e = " +
+                              number(in.active_lanes) + ", expected 1..32)"});
+    in.active_lanes = std::clamp(in.active_lanes, 1.0, 32.0);
+  } else {
+    // No thread-level counter on GH100 without the SASS Metrics API: assume full warps,
+    // capped by a block smaller than a warp. An upper bound; see docs/model.md for its effect.
+    const long long threads = profile.launch.threads_per_block();
+    in.active_lanes = threads > 0 && threads < 32 ? static_cast<double>(threads) : 32.0;
+    in.active_lanes_origin = Origin::kAssumed;
+    out.notes.push_back("active lanes e assumed " + number(in.active_lanes) +
+                        " (full warps; no thread-level atomic counter in the profile)");
+  }
+
+  // --- time, clock, op variant, context ---------------------------------------------------
+  if (const auto d = read.get(metric::kDurationNs, false); d && *d > 0) in.duration_ns = *d;
+  if (profile.device.sm_clock_mhz > 0) {
+    in.clock_mhz = profile.device.sm_clock_mhz;
+    in.clock_source = "profile";
+  } else if (in.duration_ns && in.active_cycles_max > 0) {
+    // The longest-active SM is active for (nearly) the whole kernel.
+    in.clock_mhz = in.active_cycles_max / *in.duration_ns * 1000.0;
+    in.clock_source = "active cycles of the busiest SM / duration (a lower bound)";
+  } else if (table && table->sm_clock_mhz_end > 0) {
+    in.clock_mhz = table->sm_clock_mhz_end;
+    in.clock_source = "calibration table";
+  }
+  if (profile.shared_atomic_variant) {
+    in.variant = *profile.shared_atomic_variant == "popc_inc" ? calibration::OpVariant::kPopcInc
+                                                              : calibration::OpVariant::kAdd;
+    in.variant_assumed = false;
+  } else {
+    in.variant = calibration::OpVariant::kAdd;
+    in.variant_assumed = true;
+    out.notes.push_back("op variant assumed ATOMS.ADD (no SASS hint): same-address lanes "
+                        "taken as serialized, which the measured k already reflects");
+  }
+  in.dram_bytes_read = read.get(metric::kDramBytesRead, false);
+  if (profile.device.dram_peak_bytes_per_s > 0)
+    in.dram_peak_bytes_per_s = profile.device.dram_peak_bytes_per_s;
+  const auto l2_atom = read.get(metric::kL2AtomRequests, false);
+  const auto l2_red = read.get(metric::kL2RedRequests, false);
+  if (l2_atom || l2_red) in.l2_atomic_requests = l2_atom.value_or(0) + l2_red.value_or(0);
+  const auto g_atom = read.get(metric::kGlobalAtomInst, false);
+  const auto g_red = read.get(metric::kGlobalRedInst, false);
+  if (g_atom || g_red) in.global_atomic_instructions = g_atom.value_or(0) + g_red.value_or(0);
+  in.useful_updates = profile.useful_updates;
+  return out;
+}
+
+}  // namespace atomq::model

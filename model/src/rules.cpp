@@ -1,0 +1,72 @@
+#include "atomq/model/rules.hpp"
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace atomq::model {
+
+namespace {
+
+// Name -> member: the one list used by the reader and the writer.
+const std::map<std::string, double Rules::*>& rule_fields() {
+  static const std::map<std::string, double Rules::*> fields = {
+      {"severe_utilization", &Rules::severe_utilization},
+      {"potential_utilization", &Rules::potential_utilization},
+      {"high_conflict_utilization", &Rules::high_conflict_utilization},
+      {"high_conflict_min_k", &Rules::high_conflict_min_k},
+      {"replication_factor", &Rules::replication_factor},
+      {"low_conflict_utilization", &Rules::low_conflict_utilization},
+      {"low_conflict_max_e", &Rules::low_conflict_max_e},
+      {"low_conflict_max_k", &Rules::low_conflict_max_k},
+      {"cas_heavy_min_c", &Rules::cas_heavy_min_c},
+      {"cas_amplification_warn", &Rules::cas_amplification_warn},
+      {"memory_busy_fraction", &Rules::memory_busy_fraction},
+      {"memory_u_drop", &Rules::memory_u_drop},
+      {"memory_traffic_growth", &Rules::memory_traffic_growth},
+      {"global_atomic_requests_per_sm_cycle", &Rules::global_atomic_requests_per_sm_cycle},
+      {"latency_bound_max_r_over_l", &Rules::latency_bound_max_r_over_l},
+      {"imbalance_ratio", &Rules::imbalance_ratio},
+      {"counter_sum_tolerance", &Rules::counter_sum_tolerance},
+      {"wavefront_tolerance", &Rules::wavefront_tolerance},
+  };
+  return fields;
+}
+
+}  // namespace
+
+const Rules& default_rules() {
+  static const Rules rules;
+  return rules;
+}
+
+std::string apply_rules_json(const std::string& json_text, Rules& rules) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return std::string("rules: not valid JSON: ") + e.what();
+  }
+  if (!doc.is_object()) return "rules: expected a JSON object";
+  Rules updated = rules;
+  for (const auto& [key, value] : doc.items()) {
+    auto it = rule_fields().find(key);
+    if (it == rule_fields().end()) return "rules: unknown rule '" + key + "'";
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+      return "rules: '" + key + "' must be a finite number >= 0";
+    updated.*(it->second) = value.get<double>();
+  }
+  if (updated.potential_utilization > updated.severe_utilization)
+    return "rules: 'potential_utilization' must not exceed 'severe_utilization'";
+  if (updated.replication_factor < 1) return "rules: 'replication_factor' must be >= 1";
+  rules = updated;
+  return {};
+}
+
+std::string rules_to_json(const Rules& rules) {
+  nlohmann::json doc = nlohmann::json::object();
+  for (const auto& [key, member] : rule_fields()) doc[key] = rules.*member;
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace atomq::model

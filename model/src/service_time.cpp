@@ -1,0 +1,187 @@
+#include "atomq/model/service_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <utility>
+
+namespace atomq::model {
+
+using calibration::OpVariant;
+using calibration::Pattern;
+using calibration::ServiceTable;
+
+namespace {
+
+// Two neighbouring grid indices and the weight of the upper one, in the axis' own space.
+struct Bracket {
+  std::size_t lo = 0, hi = 0;
+  double t = 0;
+  double used = 0;  // the coordinate after clamping
+};
+
+Bracket bracket(const std::vector<double>& axis, double x, bool log_axis, const char* name,
+                std::vector<ClampNote>& clamped) {
+  Bracket b;
+  if (axis.empty()) return b;
+  double used = x;
+  if (!(x >= axis.front())) used = axis.front();  // also catches NaN
+  if (x > axis.back()) used = axis.back();
+  if (used != x) clamped.push_back(ClampNote{name, x, used});
+  b.used = used;
+  auto upper = std::lower_bound(axis.begin(), axis.end(), used);
+  if (upper == axis.end()) upper = std::prev(axis.end());
+  b.hi = static_cast<std::size_t>(upper - axis.begin());
+  if (*upper == used || b.hi == 0) {
+    b.lo = b.hi;
+    return b;
+  }
+  b.lo = b.hi - 1;
+  const double a0 = axis[b.lo], a1 = axis[b.hi];
+  b.t = log_axis ? std::log(used / a0) / std::log(a1 / a0) : (used - a0) / (a1 - a0);
+  return b;
+}
+
+template <typename T>
+std::vector<double> sorted_axis(const std::vector<T>& values) {
+  std::vector<double> axis(values.begin(), values.end());
+  std::sort(axis.begin(), axis.end());
+  axis.erase(std::unique(axis.begin(), axis.end()), axis.end());
+  return axis;
+}
+
+double lerp(double a, double b, double t) { return a + (b - a) * t; }
+
+}  // namespace
+
+ServiceTimeModel::ServiceTimeModel(ServiceTable table)
+    : table_(std::move(table)), fit_(fit_service_model(table_)) {
+  for (const calibration::Cell& c : table_.cells)
+    cells_[key(c.n, c.e, c.c, c.variant, c.pattern.conflict_degree)] = c.s;
+}
+
+ServiceTimeModel::CellKey ServiceTimeModel::key(int n, int e, double c, OpVariant v,
+                                                int conflict_degree) {
+  return {n, e, std::llround(c * 1e6), static_cast<int>(v), conflict_degree};
+}
+
+double ServiceTimeModel::cell(int n, int e, double c, OpVariant v, int conflict_degree) const {
+  auto it = cells_.find(key(n, e, c, v, conflict_degree));
+  // parse_service_table guarantees a complete grid; a hand-built table might not be.
+  return it == cells_.end() ? std::nan("") : it->second;
+}
+
+OpVariant ServiceTimeModel::pick_variant(OpVariant wanted, std::vector<ClampNote>& clamped) const {
+  const auto& vs = table_.axes.variants;
+  if (vs.empty() || std::find(vs.begin(), vs.end(), wanted) != vs.end()) return wanted;
+  clamped.push_back(ClampNote{"variant", static_cast<double>(wanted),
+                              static_cast<double>(vs.front())});
+  return vs.front();
+}
+
+ServiceTimeEstimate ServiceTimeModel::on_pattern(double n, double e, double c, OpVariant v,
+                                                 const Pattern& p) const {
+  ServiceTimeEstimate out;
+  const OpVariant variant = pick_variant(v, out.clamped);
+  const std::vector<double> n_axis = sorted_axis(table_.axes.n);
+  const std::vector<double> e_axis = sorted_axis(table_.axes.e);
+  const std::vector<double> c_axis = sorted_axis(table_.axes.c);
+  const Bracket bn = bracket(n_axis, n, true, "n", out.clamped);
+  const Bracket be = bracket(e_axis, e, true, "e", out.clamped);
+  const Bracket bc = bracket(c_axis, c, false, "c", out.clamped);
+
+  // c then e in linear S; n last in log S (S ~ L / n below saturation).
+  auto at_n = [&](std::size_t in) {
+    auto at_e = [&](std::size_t ie) {
+      const int nn = static_cast<int>(n_axis[in]), ee = static_cast<int>(e_axis[ie]);
+      return lerp(cell(nn, ee, c_axis[bc.lo], variant, p.conflict_degree),
+                  cell(nn, ee, c_axis[bc.hi], variant, p.conflict_degree), bc.t);
+    };
+    return lerp(at_e(be.lo), at_e(be.hi), be.t);
+  };
+  const double s_lo = at_n(bn.lo), s_hi = at_n(bn.hi);
+  out.cycles = (bn.lo == bn.hi || s_lo <= 0 || s_hi <= 0)
+                   ? lerp(s_lo, s_hi, bn.t)
+                   : std::exp(lerp(std::log(s_lo), std::log(s_hi), bn.t));
+  out.pattern_below = out.pattern_above = calibration::to_string(p);
+  out.k_below = out.k_above = expected_wavefronts(p, be.used, bc.used, variant);
+  return out;
+}
+
+ServiceTimeEstimate ServiceTimeModel::at(double n, double e, double c, double k,
+                                         OpVariant v) const {
+  struct Point {
+    double k, s;
+    std::string pattern;
+    int count;
+  };
+  std::vector<Point> points;
+  ServiceTimeEstimate out;
+  for (const Pattern& p : table_.axes.patterns) {
+    ServiceTimeEstimate slice = on_pattern(n, e, c, v, p);
+    if (points.empty()) out.clamped = slice.clamped;  // n, e, c clamps: same for every slice
+    if (!std::isfinite(slice.cycles)) continue;
+    points.push_back(Point{slice.k_below, slice.cycles, slice.pattern_below, 1});
+  }
+  if (points.empty()) {
+    out.cycles = std::nan("");
+    return out;
+  }
+  std::sort(points.begin(), points.end(),
+            [](const Point& a, const Point& b) { return a.k < b.k; });
+  // Patterns that give the same k here (e.g. distinct and conflict2 with 8 lanes) are one point.
+  std::vector<Point> merged;
+  for (const Point& pt : points) {
+    if (!merged.empty() && std::fabs(merged.back().k - pt.k) < 1e-9) {
+      Point& m = merged.back();
+      m.s = (m.s * m.count + pt.s) / (m.count + 1);
+      m.pattern += "|" + pt.pattern;
+      ++m.count;
+    } else {
+      merged.push_back(pt);
+    }
+  }
+  std::vector<double> k_axis;
+  for (const Point& pt : merged) k_axis.push_back(pt.k);
+  const Bracket bk = bracket(k_axis, k, false, "k", out.clamped);
+  const Point& lo = merged[bk.lo];
+  const Point& hi = merged[bk.hi];
+  out.cycles = lerp(lo.s, hi.s, bk.t);
+  out.pattern_below = lo.pattern;
+  out.pattern_above = hi.pattern;
+  out.k_below = lo.k;
+  out.k_above = hi.k;
+
+  // Beyond the most serialized calibrated pattern: carry on with the fitted shape.
+  if (std::isfinite(k) && k > k_axis.back()) {
+    std::vector<ClampNote> already_noted;
+    const VariantFit* f = fit_.for_variant(pick_variant(v, already_noted));
+    const double n_used = std::max(n, 1.0);
+    if (f) {
+      const double at_edge = f->predict(n_used, k_axis.back());
+      const double beyond = f->predict(n_used, k);
+      if (at_edge > 0 && beyond > 0) {
+        out.cycles *= beyond / at_edge;
+        out.extrapolated_by_fit = true;
+      }
+    }
+  }
+  return out;
+}
+
+ServiceTimeEstimate ServiceTimeModel::unloaded_latency(double e, double c, double k,
+                                                       OpVariant v) const {
+  const double smallest_n =
+      table_.axes.n.empty() ? 1.0 : *std::min_element(table_.axes.n.begin(), table_.axes.n.end());
+  return at(smallest_n, e, c, k, v);
+}
+
+std::optional<std::string> bundled_table_path(const std::string& dir, const std::string& chip) {
+  if (chip.empty()) return std::nullopt;
+  std::error_code ec;
+  const std::filesystem::path path = std::filesystem::path(dir) / (chip + ".json");
+  if (std::filesystem::is_regular_file(path, ec)) return path.string();
+  return std::nullopt;
+}
+
+}  // namespace atomq::model
