@@ -332,18 +332,23 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
     a.findings.push_back(std::move(f));
   }
 
-  // n̂: the seed's occupancy estimate, raised to Little's floor X * L when it is below it
-  // (the unit cannot complete more than n / L instructions per cycle with n in flight).
+  // n̂: the seed's occupancy estimate, raised to the floor X * S(1) when it is below it:
+  // one warp alone completes at most 1 / S(1) atomics per cycle (the calibrated single-warp
+  // rate), so sustaining X needs at least X * S(1) warps issuing atomics.
   const double x = in.throughput_per_sm_cycle();
   const double k = in.wavefronts_per_instruction;
+  const ServiceTimeEstimate single_warp =
+      m.single_warp_service(in.active_lanes, in.cas_share, k, in.variant);
   const ServiceTimeEstimate latency =
       m.unloaded_latency(in.active_lanes, in.cas_share, k, in.variant);
-  const double little_floor = x * latency.cycles;
+  const double warp_floor = x * single_warp.cycles;
   a.queue_length = in.queue_length_seed;
   a.queue_length_method = "achieved occupancy x max warps per SM";
-  if (std::isfinite(little_floor) && little_floor > a.queue_length) {
-    a.queue_length = std::min<double>(little_floor, in.max_warps_per_sm);
-    a.queue_length_method = "raised to Little's floor X x L (occupancy estimate was lower)";
+  if (std::isfinite(warp_floor) && warp_floor > a.queue_length) {
+    a.queue_length = std::min<double>(warp_floor, in.max_warps_per_sm);
+    a.queue_length_method =
+        "raised to X x S(1), the fewest warps that sustain the measured rate (occupancy "
+        "estimate was lower)";
   }
   a.queue_length = std::max(1.0, a.queue_length);
 
@@ -378,9 +383,15 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   b.response_cycles = x > 0 ? a.queue_length / x : 0.0;
   b.unloaded_latency_cycles = latency.cycles;
   b.queueing_delay_cycles = std::max(0.0, b.response_cycles - b.unloaded_latency_cycles);
+  b.latency_method = latency.method;
+  // A warp that waits for each atomic's result before the next one needs R ~ L; independent
+  // atomics let R fall well below L, other work pushes it well above.
+  const double r_over_l =
+      b.unloaded_latency_cycles > 0 ? b.response_cycles / b.unloaded_latency_cycles : 0.0;
   if (u.mean >= r.potential_utilization)
     b.verdict = "throughput-bound";
-  else if (b.response_cycles <= r.latency_bound_max_r_over_l * b.unloaded_latency_cycles)
+  else if (r_over_l > 0 && r_over_l <= r.latency_bound_max_r_over_l &&
+           r_over_l >= 1.0 / r.latency_bound_max_r_over_l)
     b.verdict = "latency-bound";
   else
     b.verdict = "other work";

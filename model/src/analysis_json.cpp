@@ -91,6 +91,7 @@ std::string analysis_to_json(const KernelAnalysis& a) {
                       {"response_cycles", num(a.boundness.response_cycles)},
                       {"unloaded_latency_cycles", num(a.boundness.unloaded_latency_cycles)},
                       {"queueing_delay_cycles", num(a.boundness.queueing_delay_cycles)},
+                      {"latency_method", a.boundness.latency_method},
                       {"verdict", a.boundness.verdict},
                       {"cas_lane_ops_per_update", num(a.boundness.cas_lane_ops_per_update)}};
   json findings = json::array();

@@ -169,11 +169,58 @@ ServiceTimeEstimate ServiceTimeModel::at(double n, double e, double c, double k,
   return out;
 }
 
-ServiceTimeEstimate ServiceTimeModel::unloaded_latency(double e, double c, double k,
-                                                       OpVariant v) const {
+ServiceTimeEstimate ServiceTimeModel::single_warp_service(double e, double c, double k,
+                                                          OpVariant v) const {
   const double smallest_n =
       table_.axes.n.empty() ? 1.0 : *std::min_element(table_.axes.n.begin(), table_.axes.n.end());
-  return at(smallest_n, e, c, k, v);
+  ServiceTimeEstimate out = at(smallest_n, e, c, k, v);
+  out.method = "service time with one warp in flight";
+  return out;
+}
+
+ServiceTimeEstimate ServiceTimeModel::unloaded_latency(double e, double c, double k,
+                                                       OpVariant v) const {
+  if (table_.latencies.empty()) {
+    ServiceTimeEstimate out = single_warp_service(e, c, k, v);
+    out.method = "no latency chains in the table: service time with one warp in flight";
+    return out;
+  }
+  (void)e;  // the chains' cost depends on the lanes serialized, which k already carries
+  const double c_used = std::clamp(std::isfinite(c) ? c : 0.0, 0.0, 1.0);
+  const double lanes = std::max(1.0, k / (1.0 + c_used));
+  ServiceTimeEstimate out;
+  out.method = "dependent-chain latency measured by calibration";
+  auto chain = [&](calibration::LatencyOp op) -> std::optional<double> {
+    std::map<double, std::pair<double, int>> by_lanes;  // serialized lanes -> sum, count
+    for (const calibration::LatencyCell& cell : table_.latencies) {
+      if (cell.op != op) continue;
+      auto& slot = by_lanes[serialized_lanes(cell.pattern, cell.e)];
+      slot.first += cell.cycles;
+      ++slot.second;
+    }
+    if (by_lanes.empty()) return std::nullopt;
+    std::vector<double> axis, value;
+    for (const auto& [l, sum_count] : by_lanes) {
+      axis.push_back(l);
+      value.push_back(sum_count.first / sum_count.second);
+    }
+    std::vector<ClampNote> clamped;
+    const Bracket b = bracket(axis, lanes, false, "k", clamped);
+    for (ClampNote& note : clamped) {  // report in the unit the caller gave: wavefronts
+      note.requested = k;
+      note.used = b.used * (1.0 + c_used);
+      out.clamped.push_back(note);
+    }
+    return lerp(value[b.lo], value[b.hi], b.t);
+  };
+  const auto add = chain(calibration::LatencyOp::kAdd);
+  const auto cas = chain(calibration::LatencyOp::kCas);
+  if (out.clamped.size() > 1) out.clamped.resize(1);
+  out.cycles = (1.0 - c_used) * add.value_or(cas.value_or(0)) + c_used * cas.value_or(add.value_or(0));
+  out.pattern_below = out.pattern_above = "latency chain";
+  out.k_below = out.k_above = lanes * (1.0 + c_used);
+  (void)v;
+  return out;
 }
 
 std::optional<std::string> bundled_table_path(const std::string& dir, const std::string& chip) {

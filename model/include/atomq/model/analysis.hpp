@@ -83,7 +83,8 @@ struct Utilization {
 struct Boundness {
   double throughput_per_sm_cycle = 0;
   double response_cycles = 0;          // R
-  double unloaded_latency_cycles = 0;  // L = S at n = 1
+  double unloaded_latency_cycles = 0;  // L: calibrated dependent-chain latency
+  std::string latency_method;
   double queueing_delay_cycles = 0;    // R - L (>= 0)
   std::string verdict;                 // "throughput-bound", "latency-bound", "other work"
   std::optional<double> cas_lane_ops_per_update;  // retry amplification

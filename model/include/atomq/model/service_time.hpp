@@ -31,6 +31,7 @@ struct ServiceTimeEstimate {
   double cycles = 0;                // S
   std::vector<ClampNote> clamped;   // empty: inside the calibrated range
   bool extrapolated_by_fit = false; // k beyond the grid: the fitted slope carried it further
+  std::string method;               // how it was obtained, in words
   // The patterns whose wavefronts bracket the requested k (equal when k hits one exactly).
   std::string pattern_below, pattern_above;
   double k_below = 0, k_above = 0;
@@ -50,7 +51,13 @@ class ServiceTimeModel {
                                  const calibration::Pattern& p) const;
   // S for a measured serialization k, between the patterns whose wavefronts bracket it.
   ServiceTimeEstimate at(double n, double e, double c, double k, calibration::OpVariant v) const;
-  // Unloaded latency: S with one warp in flight (the smallest calibrated n).
+  // Issue interval of one warp alone: S at the smallest calibrated n. One warp cannot
+  // complete atomics faster than 1 / this, which bounds the warps in flight from below.
+  ServiceTimeEstimate single_warp_service(double e, double c, double k,
+                                          calibration::OpVariant v) const;
+  // Unloaded latency: issue to result of one atomic without queueing, from the table's
+  // dependent-chain measurements (ADD and CAS), keyed by the serialized lanes k / (1 + c) and
+  // mixed by c. A table without them falls back to single_warp_service (method says so).
   ServiceTimeEstimate unloaded_latency(double e, double c, double k,
                                        calibration::OpVariant v) const;
 

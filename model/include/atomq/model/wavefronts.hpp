@@ -11,6 +11,10 @@ namespace atomq::model {
 // (k-way conflict with e lanes: max(1, ceil(e k / 32))); lanes on one word merge for
 // ATOMS.POPC.INC and are serialized for ATOMS.ADD; ATOMS.CAS takes two wavefronts per
 // serialized lane (CAS on one word: 2 e).
+// Lanes of one warp instruction that the unit handles one after another: 1 for distinct
+// banks, max(1, ceil(e k / 32)) for a k-way bank conflict, e for one word (before merging).
+double serialized_lanes(const calibration::Pattern& p, double e);
+
 double expected_wavefronts(const calibration::Pattern& p, double e, double c,
                            calibration::OpVariant v);
 

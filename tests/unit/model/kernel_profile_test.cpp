@@ -1,0 +1,104 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "atomq/model/kernel_profile.hpp"
+#include "model_fixture.hpp"
+
+namespace atomq::model {
+namespace {
+
+using nlohmann::json;
+
+KernelProfile sample() {
+  test::ProfileSpec spec;
+  spec.name = "hist_shared";
+  spec.dram_bytes = 4096;
+  KernelProfile p = test::make_profile(spec);
+  p.source = CounterSource::kInjected;
+  p.source_detail = "./app launch 3";
+  p.useful_updates = 12345;
+  p.launch.max_active_blocks_per_sm = 8;
+  return p;
+}
+
+// Parse a modified copy of the sample and return the error message ("" = accepted).
+std::string error_after(const std::function<void(json&)>& edit) {
+  json doc = json::parse(serialize_kernel_profile(sample()));
+  edit(doc);
+  try {
+    parse_kernel_profile(doc.dump(), "p.json");
+  } catch (const ProfileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(KernelProfile, RoundTripKeepsEveryField) {
+  const KernelProfile p = sample();
+  const KernelProfile q = parse_kernel_profile(serialize_kernel_profile(p), "mem");
+  EXPECT_EQ(q.kernel_name, p.kernel_name);
+  EXPECT_EQ(q.launch.grid, p.launch.grid);
+  EXPECT_EQ(q.launch.block, p.launch.block);
+  EXPECT_EQ(q.launch.max_active_blocks_per_sm, 8);
+  EXPECT_EQ(q.device.chip, "GH100");
+  EXPECT_EQ(q.device.compute_capability_major, 9);
+  EXPECT_EQ(q.device.sm_count, p.device.sm_count);
+  EXPECT_DOUBLE_EQ(q.device.sm_clock_mhz, p.device.sm_clock_mhz);
+  EXPECT_EQ(q.source, CounterSource::kInjected);
+  EXPECT_EQ(q.source_detail, p.source_detail);
+  EXPECT_EQ(q.counters, p.counters);
+  EXPECT_EQ(q.shared_atomic_variant, p.shared_atomic_variant);
+  ASSERT_TRUE(q.useful_updates);
+  EXPECT_DOUBLE_EQ(*q.useful_updates, 12345);
+}
+
+TEST(KernelProfile, DocumentCarriesFormatAndVersion) {
+  const json doc = json::parse(serialize_kernel_profile(sample()));
+  EXPECT_EQ(doc["format"], "atomq.kernel_profile");
+  EXPECT_EQ(doc["version"], 1);
+  EXPECT_TRUE(doc["counters"].contains("sm__cycles_active.max"));
+}
+
+TEST(KernelProfile, ValidationNamesTheField) {
+  EXPECT_EQ(error_after([](json&) {}), "");
+  EXPECT_NE(error_after([](json& d) { d["format"] = "other"; }).find("'format'"), std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["version"] = 2; }).find("'version'"), std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["kernel"].erase("name"); }).find("'kernel.name'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["launch"]["block"] = {256, 1}; })
+                .find("'kernel.launch.block'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["device"]["sm_count"] = -1; }).find("'device.sm_count'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["device"]["compute_capability"] = "nine"; })
+                .find("'device.compute_capability'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["source"]["kind"] = "guess"; }).find("'source.kind'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["counters"]["sm__cycles_active"] = 1.0; })
+                .find("'counters.sm__cycles_active'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["counters"]["sm__cycles_active.avg"] = "many"; })
+                .find("'counters.sm__cycles_active.avg'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["hints"]["colour"] = 1; }).find("'hints.colour'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["hints"]["shared_atomic_variant"] = "cas"; })
+                .find("'hints.shared_atomic_variant'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["extra"] = true; }).find("'extra'"), std::string::npos);
+}
+
+TEST(KernelProfile, NegativeCounterIsAcceptedForTheModelToReport) {
+  EXPECT_EQ(error_after([](json& d) { d["counters"]["sm__cycles_active.avg"] = -5; }), "");
+}
+
+TEST(KernelProfile, NotJsonIsAProfileError) {
+  EXPECT_THROW(parse_kernel_profile("{", "broken.json"), ProfileError);
+  EXPECT_THROW(load_kernel_profile("/nonexistent/profile.json"), ProfileError);
+}
+
+}  // namespace
+}  // namespace atomq::model

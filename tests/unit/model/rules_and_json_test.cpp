@@ -1,0 +1,99 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "atomq/model/analysis_json.hpp"
+#include "atomq/model/rules.hpp"
+#include "model_fixture.hpp"
+
+namespace atomq::model {
+namespace {
+
+using nlohmann::json;
+
+TEST(Rules, JsonOverridesOnlyTheNamedThresholds) {
+  Rules r;
+  EXPECT_EQ(apply_rules_json(R"({"severe_utilization": 0.95, "high_conflict_min_k": 8})", r), "");
+  EXPECT_DOUBLE_EQ(r.severe_utilization, 0.95);
+  EXPECT_DOUBLE_EQ(r.high_conflict_min_k, 8);
+  EXPECT_DOUBLE_EQ(r.potential_utilization, default_rules().potential_utilization);
+  // The writer and the reader use the same list.
+  Rules round;
+  EXPECT_EQ(apply_rules_json(rules_to_json(r), round), "");
+  EXPECT_DOUBLE_EQ(round.severe_utilization, 0.95);
+}
+
+TEST(Rules, BadOverridesAreRejectedWithTheKey) {
+  Rules r;
+  EXPECT_NE(apply_rules_json(R"({"severity": 1})", r).find("'severity'"), std::string::npos);
+  EXPECT_NE(apply_rules_json(R"({"severe_utilization": "high"})", r).find("'severe_utilization'"),
+            std::string::npos);
+  EXPECT_NE(apply_rules_json(R"({"potential_utilization": 0.95})", r).find("potential"),
+            std::string::npos);
+  EXPECT_NE(apply_rules_json("[", r), "");
+  EXPECT_DOUBLE_EQ(r.potential_utilization, 0.70);  // unchanged after errors
+}
+
+TEST(Rules, ThresholdsDecideTheClass) {
+  const ServiceTimeModel model(test::make_h200_like_table());
+  test::ProfileSpec s;
+  s.active_cycles_sum = test::cycles_for_utilization(
+      s.instructions, test::oracle_s(32, 32, 0, calibration::OpVariant::kAdd, {1}), 0.8);
+  const KernelProfile p = test::make_profile(s);
+  EXPECT_EQ(analyze(p, model).utilization_class, UtilizationClass::kPotential);
+  Rules strict;
+  strict.potential_utilization = 0.85;
+  EXPECT_EQ(analyze(p, model, strict).utilization_class, UtilizationClass::kNotAtomicBound);
+  Rules loose;
+  loose.severe_utilization = 0.75;
+  EXPECT_EQ(analyze(p, model, loose).utilization_class, UtilizationClass::kSevere);
+}
+
+TEST(AnalysisJson, CarriesFormatClassFindingsAndWhatIfs) {
+  const ServiceTimeModel model(test::make_h200_like_table());
+  test::ProfileSpec s;
+  s.wavefronts_per_instruction = 32;
+  s.active_cycles_sum = test::cycles_for_utilization(
+      s.instructions, test::oracle_s(32, 32, 0, calibration::OpVariant::kAdd, {0}), 0.95);
+  const KernelAnalysis a = analyze(test::make_profile(s), model);
+  const json doc = json::parse(analysis_to_json(a));
+  EXPECT_EQ(doc["format"], "atomq.analysis");
+  EXPECT_EQ(doc["version"], 1);
+  EXPECT_EQ(doc["class"], "severe");
+  EXPECT_NEAR(doc["utilization"]["mean"].get<double>(), 0.95, 1e-9);
+  bool conflict = false;
+  for (const json& f : doc["findings"])
+    if (f["kind"] == "high_utilization_high_conflict") {
+      conflict = true;
+      EXPECT_FALSE(f["what_ifs"].empty());
+      EXPECT_GT(f["what_ifs"][0]["speedup"].get<double>(), 1.0);
+    }
+  EXPECT_TRUE(conflict);
+}
+
+TEST(AnalysisJson, InsufficientDataStillSerializes) {
+  const ServiceTimeModel model(test::make_h200_like_table());
+  KernelProfile p = test::make_profile(test::ProfileSpec{});
+  p.counters.clear();
+  const json doc = json::parse(analysis_to_json(analyze(p, model)));
+  EXPECT_EQ(doc["class"], "insufficient_data");
+  EXPECT_EQ(doc["findings"][0]["kind"], "insufficient_data");
+  EXPECT_FALSE(doc["findings"][0]["details"].empty());
+}
+
+TEST(ComparisonJson, RowsAndSummary) {
+  const ServiceTimeModel model(test::make_h200_like_table());
+  test::ProfileSpec s;
+  const KernelAnalysis a = analyze(test::make_profile(s), model);
+  s.name = "other";
+  s.active_cycles_sum *= 2;
+  const KernelAnalysis b = analyze(test::make_profile(s), model);
+  const json doc = json::parse(comparison_to_json(compare(a, b)));
+  EXPECT_EQ(doc["format"], "atomq.comparison");
+  EXPECT_EQ(doc["more_atomic_bound"], "a");
+  EXPECT_NEAR(doc["speedup_b_over_a"].get<double>(), 0.5, 1e-9);
+  EXPECT_FALSE(doc["rows"].empty());
+}
+
+}  // namespace
+}  // namespace atomq::model
