@@ -86,6 +86,10 @@ ServiceTimeEstimate ServiceTimeModel::on_pattern(double n, double e, double c, O
   const std::vector<double> n_axis = sorted_axis(table_.axes.n);
   const std::vector<double> e_axis = sorted_axis(table_.axes.e);
   const std::vector<double> c_axis = sorted_axis(table_.axes.c);
+  if (n_axis.empty() || e_axis.empty() || c_axis.empty()) {
+    out.cycles = std::nan("");  // a table without a grid: the caller reports insufficient data
+    return out;
+  }
   const Bracket bn = bracket(n_axis, n, true, "n", out.clamped);
   const Bracket be = bracket(e_axis, e, true, "e", out.clamped);
   const Bracket bc = bracket(c_axis, c, false, "c", out.clamped);

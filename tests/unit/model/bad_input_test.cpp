@@ -161,3 +161,15 @@ TEST_F(BadInput, TableForAnotherChipIsSaid) {
 
 }  // namespace
 }  // namespace atomq::model
+
+namespace atomq::model {
+namespace {
+
+TEST(ServiceTimeWithoutGrid, IsNotANumberRatherThanACrash) {
+  const ServiceTimeModel none{calibration::ServiceTable{}};
+  EXPECT_TRUE(std::isnan(none.on_pattern(8, 32, 0, calibration::OpVariant::kAdd, {1}).cycles));
+  EXPECT_TRUE(std::isnan(none.at(8, 32, 0, 1, calibration::OpVariant::kAdd).cycles));
+}
+
+}  // namespace
+}  // namespace atomq::model
