@@ -4,6 +4,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 
+#include <cuda/std/array>
+
 #include <cstdint>
 
 #include "atomq/cuda_check.hpp"
@@ -83,8 +85,8 @@ void cub_histogram(CubScratch& s, const void* samples, std::size_t n, SampleType
                                   counts, stream);
       return;
     case SampleType::kRgba8: {
-      unsigned int* channel_counts[4];
-      int levels[4], lower[4], upper[4];
+      cuda::std::array<unsigned int*, 4> channel_counts;
+      cuda::std::array<int, 4> levels, lower, upper;
       for (int c = 0; c < 4; ++c) {
         channel_counts[c] = counts + static_cast<std::size_t>(c) * bins;
         levels[c] = bins + 1;

@@ -1,0 +1,203 @@
+// atomq hist-bench: the histogram benchmark (all variants x inputs x types in one process),
+// printed as Markdown and optionally written as Markdown, CSV and JSON.
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <tuple>
+#include <vector>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "atomq/microbench/histogram_bench.hpp"
+#include "commands.hpp"
+
+namespace atomq::cli {
+
+namespace {
+
+namespace mb = atomq::microbench;
+
+struct BenchOptions {
+  int runs = 21;
+  bool quick = false;
+  int device = 0;
+  std::string markdown_path, csv_path, json_path;
+};
+
+std::string nvidia_driver_version() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!std::getline(in, line)) return "unknown";
+  const auto pos = line.find("Kernel Module");
+  if (pos == std::string::npos) return line;
+  std::string rest = line.substr(pos + 13);
+  rest.erase(0, rest.find_first_not_of(" \t"));
+  return rest.substr(0, rest.find_first_of(" \t"));
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+  return buf;
+}
+
+std::string cuda_version(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+
+const mb::HistBenchRow* best_row(const mb::HistBenchReport& r, mb::SampleType type,
+                                 const std::string& input, int bins) {
+  const mb::HistBenchRow* best = nullptr;
+  for (const auto& row : r.rows) {
+    if (row.type != type || row.input != input || row.bins != bins || !row.skipped.empty() ||
+        !row.exact || row.variant == mb::HistVariant::kCub)
+      continue;
+    if (best == nullptr || row.timing.median_ms < best->timing.median_ms) best = &row;
+  }
+  return best;
+}
+
+const mb::HistBenchRow* find_row(const mb::HistBenchReport& r, mb::SampleType type,
+                                 const std::string& input, int bins, mb::HistVariant v) {
+  for (const auto& row : r.rows)
+    if (row.type == type && row.input == input && row.bins == bins && row.variant == v)
+      return &row;
+  return nullptr;
+}
+
+std::string markdown(const mb::HistBenchReport& r, const std::string& command,
+                     const std::string& date, const std::string& driver) {
+  std::string md;
+  md += fmt::format("Date: {}  \nGPU: {}  \nNVIDIA driver: {} (CUDA driver API {}, runtime {})  \n",
+                    date, r.device, driver, cuda_version(r.driver_api_version),
+                    cuda_version(r.runtime_version));
+  md += fmt::format("Command: `{}`  \n", command);
+  md += fmt::format("Timing: CUDA events around each launch sequence (zeroing included), median of {} runs after one warm-up.  \n", r.runs);
+  md += fmt::format("Measured read bandwidth (16-byte loads, 1 GiB, median of {} runs): **{:.0f} GB/s**\n\n", r.runs, r.read_bandwidth_gbs);
+
+  md += "## Summary (computed from the table below)\n\n";
+  md += "| case | best variant | ms | GB/s | of read BW | CUB ms | x CUB |\n|---|---|---|---|---|---|---|\n";
+  auto summary_line = [&](mb::SampleType type, const std::string& input, int bins) {
+    const auto* best = best_row(r, type, input, bins);
+    const auto* cub = find_row(r, type, input, bins, mb::HistVariant::kCub);
+    if (best == nullptr) return;
+    md += fmt::format("| {} {} bins, {} | {} | {:.4f} | {:.0f} | {:.1f}% | {} | {} |\n",
+                      mb::to_string(type), bins, input, mb::to_string(best->variant),
+                      best->timing.median_ms, best->gbs, 100.0 * best->fraction_of_read_bw,
+                      cub && cub->skipped.empty() ? fmt::format("{:.4f}", cub->timing.median_ms) : "-",
+                      best->speedup_vs_cub > 0 ? fmt::format("{:.2f}", best->speedup_vs_cub) : "-");
+  };
+  std::vector<std::tuple<mb::SampleType, std::string, int>> keys;
+  for (const auto& row : r.rows) {
+    auto key = std::make_tuple(row.type, row.input, row.bins);
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  for (const auto& [type, input, bins] : keys) summary_line(type, input, bins);
+
+  md += "\n## All rows\n\n";
+  md += "| type | input | bins | n | variant | median ms | min ms | max ms | GB/s | of read BW | x CUB | exact |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& row : r.rows) {
+    if (!row.skipped.empty()) {
+      md += fmt::format("| {} | {} | {} | {} | {} | - | - | - | - | - | - | not run: {} |\n",
+                        mb::to_string(row.type), row.input, row.bins, row.n,
+                        mb::to_string(row.variant), row.skipped);
+      continue;
+    }
+    md += fmt::format("| {} | {} | {} | {} | {} | {:.4f} | {:.4f} | {:.4f} | {:.0f} | {:.1f}% | {} | {} |\n",
+                      mb::to_string(row.type), row.input, row.bins, row.n,
+                      mb::to_string(row.variant), row.timing.median_ms, row.timing.min_ms,
+                      row.timing.max_ms, row.gbs, 100.0 * row.fraction_of_read_bw,
+                      row.speedup_vs_cub > 0 ? fmt::format("{:.2f}", row.speedup_vs_cub) : "-",
+                      row.exact ? "yes" : "NO");
+  }
+  return md;
+}
+
+std::string csv(const mb::HistBenchReport& r) {
+  std::string out = "type,input,bins,n,bytes,variant,median_ms,min_ms,max_ms,runs,gbs,fraction_of_read_bw,speedup_vs_cub,exact,skipped\n";
+  for (const auto& row : r.rows)
+    out += fmt::format("{},\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{},{:.1f},{:.4f},{:.4f},{},\"{}\"\n",
+                       mb::to_string(row.type), row.input, row.bins, row.n, row.bytes,
+                       mb::to_string(row.variant), row.timing.median_ms, row.timing.min_ms,
+                       row.timing.max_ms, row.timing.runs, row.gbs, row.fraction_of_read_bw,
+                       row.speedup_vs_cub, row.skipped.empty() ? (row.exact ? "yes" : "no") : "",
+                       row.skipped);
+  return out;
+}
+
+nlohmann::json to_json(const mb::HistBenchReport& r, const std::string& date,
+                       const std::string& driver) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : r.rows)
+    rows.push_back({{"type", mb::to_string(row.type)}, {"input", row.input}, {"bins", row.bins},
+                    {"n", row.n}, {"bytes", row.bytes}, {"variant", mb::to_string(row.variant)},
+                    {"skipped", row.skipped}, {"median_ms", row.timing.median_ms},
+                    {"min_ms", row.timing.min_ms}, {"max_ms", row.timing.max_ms},
+                    {"runs", row.timing.runs}, {"gbs", row.gbs},
+                    {"fraction_of_read_bw", row.fraction_of_read_bw},
+                    {"speedup_vs_cub", row.speedup_vs_cub}, {"exact", row.exact}});
+  return {{"date", date},
+          {"device", r.device},
+          {"nvidia_driver", driver},
+          {"cuda_runtime", cuda_version(r.runtime_version)},
+          {"read_bandwidth_gbs", r.read_bandwidth_gbs},
+          {"runs", r.runs},
+          {"rows", rows}};
+}
+
+int run_bench(const BenchOptions& o, const std::string& command) {
+  mb::HistBenchOptions options;
+  options.runs = o.runs;
+  if (o.quick) {  // a smoke run: small inputs, same plan
+    options.u32_samples = options.u8_samples = options.image_pixels =
+        options.many_bins_samples = std::size_t{1} << 20;
+    options.bandwidth_bytes = std::size_t{64} << 20;
+  }
+  mb::HistogramRunner runner(o.device);
+  const bool tty = isatty(fileno(stderr));
+  const auto report = mb::run_histogram_benchmark(
+      runner, options, [tty](int done, int total, const mb::HistBenchRow& row) {
+        if (tty) fmt::print(stderr, "\r[{}/{}] {} {} {}          ", done, total,
+                            mb::to_string(row.type), row.input, mb::to_string(row.variant));
+      });
+  if (tty) fmt::print(stderr, "\n");
+  const std::string date = utc_now();
+  const std::string driver = nvidia_driver_version();
+  const std::string md = markdown(report, command, date, driver);
+  fmt::print("{}", md);
+  if (!o.markdown_path.empty()) std::ofstream(o.markdown_path) << md;
+  if (!o.csv_path.empty()) std::ofstream(o.csv_path) << csv(report);
+  if (!o.json_path.empty()) std::ofstream(o.json_path) << to_json(report, date, driver).dump(2) << "\n";
+  for (const auto& row : report.rows)
+    if (row.skipped.empty() && !row.exact) return kExitError;
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_hist_bench_command(CLI::App& app, CommandRunner& selected) {
+  auto opts = std::make_shared<BenchOptions>();
+  auto* sub = app.add_subcommand(
+      "hist-bench", "benchmark every histogram target on every input against CUB and read bandwidth");
+  sub->add_option("--runs", opts->runs, "timed runs per case (median; at least 20)")
+      ->capture_default_str()
+      ->check(CLI::Range(20, 1000));
+  sub->add_flag("--quick", opts->quick, "small inputs (a smoke run, not a measurement)");
+  sub->add_option("--device", opts->device, "CUDA device ordinal")->capture_default_str();
+  sub->add_option("--markdown", opts->markdown_path, "write the Markdown table here");
+  sub->add_option("--csv", opts->csv_path, "write CSV here");
+  sub->add_option("--json", opts->json_path, "write JSON here");
+  sub->callback([&selected, opts] {
+    std::string command = "atomq hist-bench";
+    if (opts->runs != 21) command += fmt::format(" --runs {}", opts->runs);
+    if (opts->quick) command += " --quick";
+    selected = [opts, command] { return run_bench(*opts, command); };
+  });
+}
+
+}  // namespace atomq::cli

@@ -1,0 +1,202 @@
+// Every histogram target is exact on every input: distributions, odd sizes (0, 1, not a
+// multiple of the 16-byte vector), unaligned base pointers, many bins, and counts near 2^32.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "atomq/microbench/histogram.hpp"
+#include "gpu_guard.hpp"
+
+namespace mb = atomq::microbench;
+
+namespace {
+
+mb::InputSpec input(mb::InputKind kind, double zipf_s = 1.1, std::uint64_t seed = 7) {
+  mb::InputSpec in;
+  in.kind = kind;
+  in.zipf_s = zipf_s;
+  in.hot_fraction = 0.3;
+  in.seed = seed;
+  return in;
+}
+
+std::string label(const mb::HistCase& c, mb::HistVariant v) {
+  return mb::to_string(v) + " " + mb::to_string(c.type) + " " + mb::describe(c.input) +
+         " n=" + std::to_string(c.n) + " bins=" + std::to_string(c.bins) +
+         " misalign=" + std::to_string(c.misalign_elements);
+}
+
+// Runs each variant on the prepared case and compares all counters with the CPU reference.
+void expect_exact(mb::HistogramRunner& runner, const mb::HistCase& c,
+                  const std::vector<mb::HistVariant>& variants, int& checked) {
+  runner.prepare(c);
+  const std::vector<std::uint64_t> expected = runner.reference();
+  for (mb::HistVariant v : variants) {
+    if (!mb::unsupported_reason(v, c.type, c.bins, c.n).empty()) continue;
+    const mb::HistRunResult got = runner.run(v);
+    ASSERT_EQ(got.counts.size(), expected.size()) << label(c, v);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) wrong += got.counts[i] != expected[i];
+    EXPECT_EQ(wrong, 0u) << label(c, v);
+    ++checked;
+  }
+}
+
+const std::vector<mb::HistVariant> kScalarVariants = {
+    mb::HistVariant::kNaiveGlobal,    mb::HistVariant::kBlockPrivate,
+    mb::HistVariant::kBlockGridStride, mb::HistVariant::kWarpReplicated,
+    mb::HistVariant::kLaneReplicated, mb::HistVariant::kTwoPhase,
+    mb::HistVariant::kWarpAggregated, mb::HistVariant::kSortRunLength,
+    mb::HistVariant::kManyBins,       mb::HistVariant::kCub};
+
+}  // namespace
+
+TEST(HistogramGpu, ScalarVariantsExactOnEveryInputSizeAndAlignment) {
+  ATOMQ_REQUIRE_GPU();
+  mb::HistogramRunner runner(0);
+  int checked = 0;
+  const std::vector<mb::InputSpec> inputs = {
+      input(mb::InputKind::kUniform), input(mb::InputKind::kZipf, 1.1),
+      input(mb::InputKind::kZipf, 0.5), input(mb::InputKind::kHotFraction),
+      input(mb::InputKind::kSingleValue)};
+  const std::vector<std::size_t> sizes = {0, 1, 2, 15, 17, 63, 4099, (std::size_t{1} << 20) + 3};
+  for (mb::SampleType type : {mb::SampleType::kU32, mb::SampleType::kU8}) {
+    for (int bins : {256, 37, 1}) {
+      for (const auto& in : inputs) {
+        for (std::size_t n : sizes) {
+          for (int misalign : {0, 1, 3}) {
+            mb::HistCase c;
+            c.type = type;
+            c.input = in;
+            c.n = n;
+            c.bins = bins;
+            c.misalign_elements = misalign;
+            expect_exact(runner, c, kScalarVariants, checked);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 2000);
+}
+
+TEST(HistogramGpu, LargeInputsExactForEveryVariant) {
+  ATOMQ_REQUIRE_GPU();
+  mb::HistogramRunner runner(0);
+  int checked = 0;
+  for (mb::SampleType type : {mb::SampleType::kU32, mb::SampleType::kU8}) {
+    for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kZipf,
+                               mb::InputKind::kHotFraction, mb::InputKind::kSingleValue}) {
+      mb::HistCase c;
+      c.type = type;
+      c.input = input(kind, 1.1, 11);
+      c.n = (std::size_t{32} << 20) + 5;
+      c.bins = 256;
+      c.misalign_elements = 1;
+      expect_exact(runner, c, kScalarVariants, checked);
+    }
+  }
+  EXPECT_EQ(checked, 2 * 4 * 10);
+}
+
+TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {
+  ATOMQ_REQUIRE_GPU();
+  mb::HistogramRunner runner(0);
+  int checked = 0;
+  const std::vector<mb::HistVariant> variants = {mb::HistVariant::kImagePlain,
+                                                 mb::HistVariant::kImageInterleaved,
+                                                 mb::HistVariant::kCub};
+  for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kSingleValue,
+                             mb::InputKind::kZipf}) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1000003}}) {
+      for (int misalign : {0, 1}) {
+        for (int bins : {256, 200}) {
+          mb::HistCase c;
+          c.type = mb::SampleType::kRgba8;
+          c.input = input(kind, 1.1, 3);
+          c.n = n;
+          c.bins = bins;
+          c.misalign_elements = misalign;
+          expect_exact(runner, c, variants, checked);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 3 * 4 * 2 * 2 * 3);
+}
+
+TEST(HistogramGpu, ManyBinsExactIncludingClusterSplits) {
+  ATOMQ_REQUIRE_GPU();
+  mb::HistogramRunner runner(0);
+  int checked = 0;
+  for (int bins : {4096, 65536, 100000, 131072}) {
+    for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kZipf,
+                               mb::InputKind::kSingleValue}) {
+      mb::HistCase c;
+      c.type = mb::SampleType::kU32;
+      c.input = input(kind, 1.1, 5);
+      c.n = (std::size_t{4} << 20) + 7;
+      c.bins = bins;
+      c.misalign_elements = 2;
+      expect_exact(runner, c, kScalarVariants, checked);
+    }
+  }
+  EXPECT_GE(checked, 4 * 3 * 4);
+}
+
+// 2^32 - 1 samples in one bin: the largest count a 32-bit counter holds, reached exactly.
+TEST(HistogramGpu, CountsUpTo2To32MinusOneDoNotWrap) {
+  ATOMQ_REQUIRE_GPU();
+  mb::HistogramRunner runner(0);
+  mb::HistCase c;
+  c.type = mb::SampleType::kU8;
+  c.input = input(mb::InputKind::kSingleValue, 1.1, 9);
+  c.n = std::size_t{0xFFFFFFFFu};
+  c.bins = 256;
+  runner.prepare(c);
+  for (mb::HistVariant v : {mb::HistVariant::kBlockGridStride, mb::HistVariant::kLaneReplicated,
+                            mb::HistVariant::kWarpReplicated, mb::HistVariant::kManyBins,
+                            mb::HistVariant::kTwoPhase}) {
+    const mb::HistRunResult got = runner.run(v);
+    int full = 0, other = 0;
+    for (std::uint32_t count : got.counts) {
+      if (count == 0xFFFFFFFFu) ++full;
+      else if (count != 0u) ++other;
+    }
+    EXPECT_EQ(full, 1) << mb::to_string(v);
+    EXPECT_EQ(other, 0) << mb::to_string(v);
+  }
+}
+
+TEST(HistogramGpu, RefusesWhatItCannotCountExactly) {
+  // 2^32 samples could put 2^32 in one 32-bit bin: refused before anything runs.
+  for (mb::HistVariant v : mb::all_variants()) {
+    EXPECT_FALSE(mb::unsupported_reason(v, mb::SampleType::kU8, 256, std::size_t{1} << 32).empty())
+        << mb::to_string(v);
+  }
+  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kLaneReplicated, mb::SampleType::kU32, 4096, 10).empty());
+  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kTwoPhase, mb::SampleType::kU32, 257, 10).empty());
+  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kNaiveGlobal, mb::SampleType::kU8, 300, 10).empty());
+  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kLaneReplicated, mb::SampleType::kRgba8, 256, 10).empty());
+  EXPECT_TRUE(mb::unsupported_reason(mb::HistVariant::kManyBins, mb::SampleType::kU32, 65536, 10).empty());
+  ATOMQ_REQUIRE_GPU();
+  mb::HistogramRunner runner(0);
+  mb::HistCase c;
+  c.type = mb::SampleType::kU32;
+  c.n = 100;
+  c.bins = 65536;
+  runner.prepare(c);
+  EXPECT_THROW(runner.run(mb::HistVariant::kLaneReplicated), mb::HistogramError);
+}
+
+// The CPU reference itself, on a hand-made input (values >= bins are dropped).
+TEST(HistogramReference, CountsAndDropsOutOfRange) {
+  const std::vector<std::uint32_t> s = {0, 3, 3, 9, 2, 3, 4000000000u};
+  const auto h = mb::reference_histogram(s.data(), s.size(), mb::SampleType::kU32, 4);
+  EXPECT_EQ(h, (std::vector<std::uint64_t>{1, 0, 1, 3}));
+  const std::vector<std::uint8_t> px = {1, 2, 3, 4, 1, 0, 3, 9};
+  const auto hi = mb::reference_histogram(px.data(), 2, mb::SampleType::kRgba8, 4);
+  EXPECT_EQ(hi, (std::vector<std::uint64_t>{0, 2, 0, 0, 1, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0}));
+}
