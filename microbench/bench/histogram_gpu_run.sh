@@ -14,7 +14,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --
 cuobjdump --dump-sass "$BUILD_DIR/tests/atomq_histogram_gpu_tests" 2>/dev/null |
   awk '/Function :/ {f=$3} /ATOMS|ATOMG|REDG|RED\.|ATOM\./ {split($0,a,"*/"); print f ": " a[2]}' |
   sed 's/ \+/ /g' | sort | uniq -c > "$OUT_DIR/sass.txt"
-timeout 150 "$BUILD_DIR/tests/atomq_histogram_gpu_tests" 2>&1 | tee "$OUT_DIR/tests.txt" | tail -25
+timeout ${TEST_TIMEOUT:-100} "$BUILD_DIR/tests/atomq_histogram_gpu_tests" 2>&1 | tee "$OUT_DIR/tests.txt" | tail -25
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 timeout ${BENCH_TIMEOUT:-200} "$BUILD_DIR/bin/atomq" hist-bench "${@:3}" --markdown "$OUT_DIR/bench.md" \
   --csv "$OUT_DIR/bench.csv" --json "$OUT_DIR/bench.json" > "$OUT_DIR/bench-stdout.txt" 2> "$OUT_DIR/bench-stderr.txt"
