@@ -12,8 +12,8 @@ status=0
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv 2>&1 | tee "$OUT_DIR/nvidia-smi.txt"
 # The shared atomic each kernel compiles to (the compiler decides, not the source).
 cuobjdump --dump-sass "$BUILD_DIR/tests/atomq_histogram_gpu_tests" 2>/dev/null |
-  awk '/Function :/ {f=$3} /ATOMS|ATOMG|REDG|RED\.|ATOM\./ {split($0,a,"*/"); print f ": " a[2]}' |
-  sed 's/ \+/ /g' | sort | uniq -c > "$OUT_DIR/sass.txt"
+  awk '/Function :/ {f=$3} /ATOMS|ATOMG|REDG|RED\.E|ATOM\.E/ {op=$0; sub(/^[ \t]*\/\*[0-9a-f]+\*\/[ \t]*/, "", op); sub(/ .*/, "", op); print f, op}' |
+  sort | uniq -c > "$OUT_DIR/sass.txt"
 timeout ${TEST_TIMEOUT:-100} "$BUILD_DIR/tests/atomq_histogram_gpu_tests" 2>&1 | tee "$OUT_DIR/tests.txt" | tail -25
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 timeout ${BENCH_TIMEOUT:-200} "$BUILD_DIR/bin/atomq" hist-bench "${@:3}" --markdown "$OUT_DIR/bench.md" \

@@ -44,17 +44,26 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
 
   const uint4* vectors = reinterpret_cast<const uint4*>(samples + head);
   const unsigned long long vector_count = (n - head) / kPerVector;
+  // Software pipeline: the next two vectors are in flight while the current two are counted,
+  // so a thread always has loads outstanding (counting 32 uint8 samples takes a while).
   unsigned long long i = tid;
-  // Two independent loads in flight per thread before either is used.
-  for (; i + nthreads < vector_count; i += 2 * nthreads) {
-    const uint4 a = load_streaming(vectors + i);
-    const uint4 b = load_streaming(vectors + i + nthreads);
+  bool have_a = i < vector_count;
+  bool have_b = i + nthreads < vector_count;
+  uint4 a = have_a ? load_streaming(vectors + i) : uint4{};
+  uint4 b = have_b ? load_streaming(vectors + i + nthreads) : uint4{};
+  while (have_a) {
+    const unsigned long long next = i + 2 * nthreads;
+    const bool have_next_a = next < vector_count;
+    const bool have_next_b = next + nthreads < vector_count;
+    const uint4 next_a = have_next_a ? load_streaming(vectors + next) : uint4{};
+    const uint4 next_b = have_next_b ? load_streaming(vectors + next + nthreads) : uint4{};
     for_each_in_vector<T>(a, f);
-    for_each_in_vector<T>(b, f);
-  }
-  if (i < vector_count) {
-    const uint4 a = load_streaming(vectors + i);
-    for_each_in_vector<T>(a, f);
+    if (have_b) for_each_in_vector<T>(b, f);
+    a = next_a;
+    b = next_b;
+    have_a = have_next_a;
+    have_b = have_next_b;
+    i = next;
   }
 
   const unsigned long long tail_start = head + vector_count * kPerVector;

@@ -7,7 +7,8 @@
 
 namespace atomq::microbench::kernels {
 
-template <typename T>
+// kAllInRange: every value of T is a bin (uint8 with 256 bins), so no range test per sample.
+template <typename T, bool kAllInRange>
 __global__ void __launch_bounds__(512, 3) hist_lane_replicated_kernel(HistArgs a) {
   extern __shared__ unsigned int lane_counts[];  // bins x 32
   const unsigned int bins = a.bins;
@@ -16,7 +17,7 @@ __global__ void __launch_bounds__(512, 3) hist_lane_replicated_kernel(HistArgs a
   const unsigned int lane = threadIdx.x & 31u;
   unsigned int* mine = lane_counts + lane;
   auto count = [&](unsigned int v) {
-    if (v < bins) atomicAdd(mine + (v << 5), 1u);
+    if (kAllInRange || v < bins) atomicAdd(mine + (v << 5), 1u);
   };
   for_each_sample(static_cast<const T*>(a.samples), a.n, global_thread_index(),
                   global_thread_count(), count);
@@ -30,9 +31,11 @@ __global__ void __launch_bounds__(512, 3) hist_lane_replicated_kernel(HistArgs a
   }
 }
 
-const void* hist_lane_replicated_handle(int sample_bytes) {
-  if (sample_bytes == 1) return reinterpret_cast<const void*>(&hist_lane_replicated_kernel<std::uint8_t>);
-  if (sample_bytes == 4) return reinterpret_cast<const void*>(&hist_lane_replicated_kernel<std::uint32_t>);
+const void* hist_lane_replicated_handle(int sample_bytes, unsigned int bins) {
+  if (sample_bytes == 1 && bins == 256u)
+    return reinterpret_cast<const void*>(&hist_lane_replicated_kernel<std::uint8_t, true>);
+  if (sample_bytes == 1) return reinterpret_cast<const void*>(&hist_lane_replicated_kernel<std::uint8_t, false>);
+  if (sample_bytes == 4) return reinterpret_cast<const void*>(&hist_lane_replicated_kernel<std::uint32_t, false>);
   return nullptr;
 }
 

@@ -344,7 +344,7 @@ struct HistogramRunner::Impl {
                            sizeof(unsigned int) * 16 * (bins + 1), args);
         return;
       case HistVariant::kLaneReplicated:
-        launch_grid_stride(kernels::hist_lane_replicated_handle(bytes), 512, 32 * hist_bytes,
+        launch_grid_stride(kernels::hist_lane_replicated_handle(bytes, static_cast<unsigned int>(bins)), 512, 32 * hist_bytes,
                            args);
         return;
       case HistVariant::kTwoPhase:

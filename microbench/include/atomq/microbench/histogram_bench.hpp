@@ -20,7 +20,10 @@ struct HistBenchOptions {
   std::vector<int> many_bins = {4096, 65536};
   int runs = 21;
   std::uint64_t seed = 20260501;
-  std::size_t bandwidth_bytes = std::size_t{1} << 30;
+  // The ceiling: a read of as many bytes as each input (256 MB by default; every case here has
+  // one size), plus a large read for reference.
+  std::size_t bandwidth_bytes = std::size_t{256} << 20;
+  std::size_t large_bandwidth_bytes = std::size_t{1} << 30;
 };
 
 struct HistBenchRow {
@@ -42,7 +45,10 @@ struct HistBenchReport {
   std::string device;
   int runtime_version = 0;
   int driver_api_version = 0;
-  double read_bandwidth_gbs = 0.0;
+  double read_bandwidth_gbs = 0.0;  // reading bandwidth_bytes
+  std::size_t read_bandwidth_bytes = 0;
+  double large_read_bandwidth_gbs = 0.0;
+  std::size_t large_read_bandwidth_bytes = 0;
   int runs = 0;
   std::vector<HistBenchRow> rows;
 };
