@@ -21,6 +21,8 @@ inline constexpr int kExitNoGpu = 3;
 void add_devices_command(CLI::App& app, CommandRunner& selected);
 void add_calibrate_command(CLI::App& app, CommandRunner& selected);
 void add_table_command(CLI::App& app, CommandRunner& selected);
+void add_metrics_command(CLI::App& app, CommandRunner& selected);
+void add_analyze_command(CLI::App& app, CommandRunner& selected);
 void add_hist_command(CLI::App& app, CommandRunner& selected);  // hist and hist-bench
 
 // Prints one line about a CUDA error met while looking for a GPU; returns the exit code

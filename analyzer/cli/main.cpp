@@ -47,6 +47,8 @@ int main(int argc, char** argv) {
   atomq::cli::add_devices_command(app, selected);
   atomq::cli::add_calibrate_command(app, selected);
   atomq::cli::add_table_command(app, selected);
+  atomq::cli::add_metrics_command(app, selected);
+  atomq::cli::add_analyze_command(app, selected);
   atomq::cli::add_hist_command(app, selected);
 
   CLI11_PARSE(app, argc, argv);

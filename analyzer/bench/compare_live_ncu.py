@@ -1,0 +1,53 @@
+"""The same program analyzed live (atomq analyze -- PROGRAM) and through its ncu CSV export
+(ncu --csv --metrics $(atomq metrics)): classes must match and U agree within 5%.
+Also times both tools on the program in one run and prints the ratio.
+Usage: compare_live_ncu.py ATOMQ NCU OUT_DIR -- PROGRAM ARGS...
+Writes OUT_DIR/app.csv (the export), live.json, csv.json; exit 1 when the check fails."""
+import json
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+atomq, ncu, out = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+program = sys.argv[sys.argv.index("--") + 1:]
+out.mkdir(parents=True, exist_ok=True)
+metrics = subprocess.run([atomq, "metrics"], capture_output=True, text=True, check=True).stdout.strip()
+ncu_cmd = [ncu, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics", metrics, *program]
+
+
+def timed(cmd, stdout=None):
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise SystemExit(f"{cmd[0]} failed ({p.returncode}): {p.stderr[-2000:]}")
+    return dt
+
+
+atomq_times, ncu_times = [], []
+for i in range(3):  # alternate, so drift hits both tools alike
+    atomq_times.append(timed([atomq, "analyze", "-o", str(out / "live.json"), "--", *program]))
+    with open(out / "app.csv", "w") as f:
+        ncu_times.append(timed(ncu_cmd, stdout=f))
+subprocess.run([atomq, "analyze", "--ncu-csv", str(out / "app.csv"), "-o", str(out / "csv.json")],
+               check=True, capture_output=True)
+
+live = json.loads((out / "live.json").read_text())["kernels"]
+csv = json.loads((out / "csv.json").read_text())["kernels"]
+ok = len(live) == len(csv)
+print(f"{'kernel':<24} {'class live':<18} {'class ncu':<18} {'U live':>8} {'U ncu':>8}")
+for a, b in zip(live, csv):
+    name = a["profile"]["kernel_name"].split("(")[0][:24]
+    ca, cb = a["analysis"]["class"], b["analysis"]["class"]
+    ua = a["analysis"].get("utilization", {}).get("mean", 0.0) if a["analysis"].get("evaluated") else 0.0
+    ub = b["analysis"].get("utilization", {}).get("mean", 0.0) if b["analysis"].get("evaluated") else 0.0
+    same = ca == cb and abs(ua - ub) <= 0.05 * max(ua, ub, 1e-9) + 1e-9
+    ok &= same
+    print(f"{name:<24} {ca:<18} {cb:<18} {100*ua:7.1f}% {100*ub:7.1f}% {'ok' if same else 'DIFFERS'}")
+ta, tn = statistics.median(atomq_times), statistics.median(ncu_times)
+print(f"\nwall time, median of 3: atomq analyze {ta:.2f} s, ncu {tn:.2f} s, ratio {ta/tn:.2f}x "
+      f"(goal <= 0.75x: {'met' if ta/tn <= 0.75 else 'MISSED'})")
+print("live vs ncu CSV:", "classes equal, U within 5%" if ok else "MISMATCH")
+sys.exit(0 if ok else 1)

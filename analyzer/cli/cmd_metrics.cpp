@@ -1,0 +1,55 @@
+// atomq metrics: the counters atomq reads, as an ncu --metrics argument or as a table
+// validated against a chip (host-only: no GPU needed).
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "atomq/analyzer/metric_config.hpp"
+#include "atomq/analyzer/metric_list.hpp"
+#include "commands.hpp"
+
+namespace atomq::cli {
+
+namespace {
+
+struct MetricsArgs {
+  bool list = false;
+  std::string chip = "GH100";
+};
+
+int run_metrics(const MetricsArgs& a) {
+  if (!a.list) {
+    fmt::print("{}\n", analyzer::ncu_metrics_argument());
+    return kExitOk;
+  }
+  const auto names = analyzer::atomq_metric_names();
+  const auto checks = analyzer::validate_metrics(a.chip, names);
+  int invalid = 0;
+  fmt::print("{:<58} {:<26} {}\n", "metric", "model input", "on " + a.chip);
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const auto& spec = analyzer::atomq_metrics()[i];
+    fmt::print("{:<58} {:<26} {}\n", spec.name, spec.model_input, checks[i].valid ? "ok" : "NOT AVAILABLE");
+    invalid += checks[i].valid ? 0 : 1;
+  }
+  if (invalid > 0) {
+    fmt::print(stderr, "atomq: {} metric(s) not available on {}\n", invalid, a.chip);
+    return kExitError;
+  }
+  const analyzer::MetricConfig config(a.chip, names);
+  fmt::print("\n{} metrics, {} replay pass(es) per kernel on {}\n", names.size(), config.passes(), a.chip);
+  fmt::print("export for offline analysis:\n  ncu --csv --print-units base --metrics {} ./app > app.csv\n",
+             analyzer::ncu_metrics_argument());
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_metrics_command(CLI::App& app, CommandRunner& selected) {
+  auto args = std::make_shared<MetricsArgs>();
+  auto* sub = app.add_subcommand("metrics", "the counters atomq reads (an ncu --metrics argument)");
+  sub->add_flag("--list", args->list, "table with the model input each feeds, checked on --chip, and the pass count");
+  sub->add_option("--chip", args->chip, "CUPTI chip name to check against (default GH100)");
+  sub->callback([&selected, args] { selected = [args] { return run_metrics(*args); }; });
+}
+
+}  // namespace atomq::cli

@@ -1,0 +1,68 @@
+// Per-kernel hardware counters through the CUPTI range profiler (AutoRange + KernelReplay):
+// every kernel launch in a profiled context becomes one range, replayed once per pass.
+// The same session serves the in-process API and the injection library.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "atomq/model/kernel_profile.hpp"
+
+namespace atomq::analyzer {
+
+struct ProfilerOptions {
+  std::vector<std::string> metrics;           // default: atomq_metric_names()
+  std::optional<std::regex> kernel_filter;    // profile only matching (mangled or demangled) names
+  std::string kernel_filter_text;
+  long long launch_skip = 0;                  // matching launches to let pass first
+  long long launch_count = -1;                // then profile this many (-1: all)
+  int device = -1;                            // profile only this device ordinal (-1: all)
+  model::CounterSource source = model::CounterSource::kInProcess;
+};
+
+// Counts of launches the session saw but did not profile, by reason.
+struct SessionStats {
+  long long launches_seen = 0;
+  long long launches_profiled = 0;
+  long long launches_filtered = 0;   // name filter, skip or count limit
+  long long graph_launches = 0;      // kernels inside CUDA graphs: not seen per kernel
+  long long failed = 0;              // profiling errors (the launch itself still ran)
+  size_t passes = 0;
+  std::string last_error;
+};
+
+using ProfileSink = std::function<void(const model::KernelProfile&)>;
+
+// Subscribes to CUPTI launch callbacks on construction (one CUPTI subscriber per process:
+// fails clearly if ncu, nsys or another profiler holds it) and profiles matching launches
+// until destroyed. Thread-safe; never throws from inside a callback.
+class KernelProfilingSession {
+ public:
+  KernelProfilingSession(ProfilerOptions options, ProfileSink sink);
+  ~KernelProfilingSession();
+  KernelProfilingSession(const KernelProfilingSession&) = delete;
+  KernelProfilingSession& operator=(const KernelProfilingSession&) = delete;
+
+  // Stops profiling, decodes what is pending, unsubscribes. Idempotent.
+  void finish();
+  SessionStats stats() const;
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+// Convenience for the in-process API: profile every launch made while `work` runs.
+std::vector<model::KernelProfile> profile_launches(const std::function<void()>& work,
+                                                   ProfilerOptions options = {});
+
+std::string demangle(const std::string& mangled);
+
+}  // namespace atomq::analyzer

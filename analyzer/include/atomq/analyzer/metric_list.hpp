@@ -1,0 +1,22 @@
+// The counters atomq collects, declared once as data: every collector (in-process, injection)
+// and the ncu export hint (`atomq metrics`) use this list.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace atomq::analyzer {
+
+struct MetricSpec {
+  std::string name;         // full name with rollup, as CUPTI and ncu accept it
+  std::string meaning;
+  std::string model_input;  // which model input it feeds
+  bool required = true;     // without it the model cannot run
+};
+
+const std::vector<MetricSpec>& atomq_metrics();
+std::vector<std::string> atomq_metric_names();
+// "a,b,c": the argument of `ncu --metrics` that exports what `atomq analyze --ncu-csv` reads.
+std::string ncu_metrics_argument();
+
+}  // namespace atomq::analyzer

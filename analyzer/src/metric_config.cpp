@@ -1,0 +1,117 @@
+#include "atomq/analyzer/metric_config.hpp"
+
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+#include "atomq/cuda_check.hpp"
+
+namespace atomq::analyzer {
+
+struct MetricConfig::Host {
+  CUpti_Profiler_Host_Object* object = nullptr;
+  ~Host() {
+    if (object == nullptr) return;
+    CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    p.pHostObject = object;
+    cuptiProfilerHostDeinitialize(&p);
+  }
+};
+
+namespace {
+
+CUpti_Profiler_Host_Object* make_host(const std::string& chip, const std::vector<uint8_t>& availability) {
+  CUpti_Profiler_Host_Initialize_Params init{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  init.pChipName = chip.c_str();
+  init.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
+  ATOMQ_CUPTI(cuptiProfilerHostInitialize(&init));
+  return init.pHostObject;
+}
+
+bool metric_exists(CUpti_Profiler_Host_Object* host, const std::string& name, std::string* description) {
+  CUpti_Profiler_Host_GetMetricProperties_Params p{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+  p.pHostObject = host;
+  p.pMetricName = name.c_str();
+  if (cuptiProfilerHostGetMetricProperties(&p) != CUPTI_SUCCESS) return false;
+  if (description && p.pDescription) *description = p.pDescription;
+  return true;
+}
+
+}  // namespace
+
+std::vector<MetricValidation> validate_metrics(const std::string& chip,
+                                               const std::vector<std::string>& metrics) {
+  std::vector<MetricValidation> result;
+  CUpti_Profiler_Host_Object* host = make_host(chip, {});
+  for (const std::string& name : metrics) {
+    MetricValidation v;
+    v.name = name;
+    v.valid = metric_exists(host, name, &v.description);
+    result.push_back(v);
+  }
+  CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+  p.pHostObject = host;
+  cuptiProfilerHostDeinitialize(&p);
+  return result;
+}
+
+MetricConfig::MetricConfig(const std::string& chip, std::vector<std::string> metrics,
+                           const std::vector<uint8_t>& counter_availability)
+    : chip_(chip), metrics_(std::move(metrics)), host_(std::make_unique<Host>()) {
+  host_->object = make_host(chip_, counter_availability);
+  std::string unknown;
+  for (const std::string& name : metrics_)
+    if (!metric_exists(host_->object, name, nullptr)) unknown += (unknown.empty() ? "" : ", ") + name;
+  if (!unknown.empty())
+    throw std::invalid_argument("metrics not available on chip " + chip_ + ": " + unknown);
+
+  // One call with every metric: one call per metric costs one pass each.
+  std::vector<const char*> names;
+  for (const std::string& n : metrics_) names.push_back(n.c_str());
+  CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  add.pHostObject = host_->object;
+  add.ppMetricNames = names.data();
+  add.numMetrics = names.size();
+  ATOMQ_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+
+  CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  size.pHostObject = host_->object;
+  ATOMQ_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+  config_image_.resize(size.configImageSize);
+  CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  image.pHostObject = host_->object;
+  image.configImageSize = config_image_.size();
+  image.pConfigImage = config_image_.data();
+  ATOMQ_CUPTI(cuptiProfilerHostGetConfigImage(&image));
+
+  CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  passes.configImageSize = config_image_.size();
+  passes.pConfigImage = config_image_.data();
+  ATOMQ_CUPTI(cuptiProfilerHostGetNumOfPasses(&passes));
+  passes_ = passes.numOfPasses;
+  spdlog::info("{} metrics on {}: {} replay pass(es)", metrics_.size(), chip_, passes_);
+}
+
+MetricConfig::~MetricConfig() = default;
+
+std::vector<double> MetricConfig::evaluate(const std::vector<uint8_t>& counter_data,
+                                           size_t range_index) const {
+  std::vector<const char*> names;
+  for (const std::string& n : metrics_) names.push_back(n.c_str());
+  std::vector<double> values(metrics_.size(), 0.0);
+  CUpti_Profiler_Host_EvaluateToGpuValues_Params p{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+  p.pHostObject = host_->object;
+  p.pCounterDataImage = counter_data.data();
+  p.counterDataImageSize = counter_data.size();
+  p.rangeIndex = range_index;
+  p.ppMetricNames = names.data();
+  p.numMetrics = names.size();
+  p.pMetricValues = values.data();
+  ATOMQ_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&p));
+  return values;
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,45 @@
+#include "atomq/analyzer/metric_list.hpp"
+
+#include "atomq/model/metric_names.hpp"
+
+namespace atomq::analyzer {
+
+namespace m = atomq::model::metric;
+
+const std::vector<MetricSpec>& atomq_metrics() {
+  static const std::vector<MetricSpec> list = {
+      {m::kSharedAtomInst, "warp-level shared atomic instructions (ATOMS.*)", "N", true},
+      {m::kSharedAtomInstAlu, "ATOMS fetch-and-op (non-CAS) warp instructions", "N_f", true},
+      {m::kSharedAtomInstCas, "ATOMS.CAS warp instructions (also float atomicAdd spin loops)", "N_c, c", true},
+      {m::kSharedAtomWavefronts, "data-stage wavefronts of shared atomics", "k = wavefronts / N", true},
+      {m::kSharedAtomWavefrontsMax, "wavefronts of the busiest SM", "U max over SMs", true},
+      {m::kCyclesActiveAvg, "cycles an SM was active, mean over SMs", "T", true},
+      {m::kCyclesActiveMax, "cycles an SM was active, busiest SM", "T (max)", true},
+      {m::kCyclesActiveSum, "cycles an SM was active, sum over SMs", "T (sum)", true},
+      {m::kAchievedOccupancyPct, "achieved occupancy (warps active / max)", "n-hat", true},
+      {m::kDurationNs, "kernel duration (ns)", "time", true},
+      {m::kDramBytesRead, "DRAM bytes read", "hidden memory bottleneck", false},
+      {m::kL2AtomRequests, "L2 atomic requests (global ATOM)", "global atomic hot spot", false},
+      {m::kL2RedRequests, "L2 reduction requests (global RED)", "global atomic hot spot", false},
+      {m::kGlobalAtomInst, "ATOMG warp instructions", "global atomic hot spot", false},
+      {m::kGlobalRedInst, "REDG warp instructions", "global atomic hot spot", false},
+  };
+  return list;
+}
+
+std::vector<std::string> atomq_metric_names() {
+  std::vector<std::string> names;
+  for (const MetricSpec& spec : atomq_metrics()) names.push_back(spec.name);
+  return names;
+}
+
+std::string ncu_metrics_argument() {
+  std::string arg;
+  for (const MetricSpec& spec : atomq_metrics()) {
+    if (!arg.empty()) arg += ',';
+    arg += spec.name;
+  }
+  return arg;
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,175 @@
+#include "atomq/analyzer/ncu_csv.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace atomq::analyzer {
+
+std::vector<std::string> split_csv_record(const std::string& line, bool* ok) {
+  std::vector<std::string> fields;
+  std::string field;
+  bool quoted = false;
+  *ok = true;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted) {
+      if (ch == '"') {
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        field += ch;
+      }
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      fields.push_back(field);
+      field.clear();
+    } else if (ch != '\r') {
+      field += ch;
+    }
+  }
+  if (quoted) *ok = false;  // unterminated quote: a truncated file
+  fields.push_back(field);
+  return fields;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, size_t line, const std::string& what) {
+  throw NcuCsvError(source + ":" + std::to_string(line) + ": " + what);
+}
+
+// "(264, 1, 1)" -> {264, 1, 1}
+bool parse_dim3(const std::string& text, long long out[3]) {
+  long long a = 1, b = 1, c = 1;
+  if (std::sscanf(text.c_str(), " (%lld , %lld , %lld)", &a, &b, &c) != 3) return false;
+  out[0] = a, out[1] = b, out[2] = c;
+  return a > 0 && b > 0 && c > 0;
+}
+
+// ncu scales units unless --print-units base is given; undo the common prefixes.
+bool unit_scale(const std::string& unit, double* scale) {
+  static const std::map<std::string, double> prefixes = {
+      {"", 1.0}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
+  static const std::map<std::string, double> times = {
+      {"nsecond", 1.0}, {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9}};
+  if (auto t = times.find(unit); t != times.end()) {
+    *scale = t->second;
+    return true;
+  }
+  for (const char* base : {"byte", "cycle", "inst", "request", "warp", "sector", "wavefront"}) {
+    const std::string b(base);
+    if (unit.size() >= b.size() && unit.compare(unit.size() - b.size(), b.size(), b) == 0) {
+      auto p = prefixes.find(unit.substr(0, unit.size() - b.size()));
+      if (p == prefixes.end()) return false;
+      *scale = p->second;
+      return true;
+    }
+  }
+  *scale = 1.0;  // "%", "" and other dimensionless units
+  return unit == "%" || unit.empty() || unit.find('/') != std::string::npos ||
+         unit == "block" || unit == "register/thread" || unit == "thread";
+}
+
+std::string chip_for_cc(const std::string& cc) {
+  static const std::map<std::string, std::string> chips = {
+      {"7.0", "GV100"}, {"8.0", "GA100"}, {"8.6", "GA102"}, {"8.9", "AD102"},
+      {"9.0", "GH100"}, {"10.0", "GB100"}, {"12.0", "GB202"}};
+  auto it = chips.find(cc);
+  return it == chips.end() ? "" : it->second;
+}
+
+}  // namespace
+
+std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const std::string& source) {
+  std::istringstream in(text);
+  std::string line;
+  size_t line_no = 0;
+  std::map<std::string, size_t> column;
+  const char* required[] = {"ID", "Kernel Name", "Block Size", "Grid Size", "CC",
+                            "Metric Name", "Metric Unit", "Metric Value"};
+  // Skip the lines ncu prints before the table ("==PROF==" and the program's own output).
+  while (std::getline(in, line)) {
+    ++line_no;
+    bool ok = true;
+    if (line.rfind("\"ID\"", 0) != 0 && line.rfind("ID,", 0) != 0) continue;
+    const auto header = split_csv_record(line, &ok);
+    for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
+    break;
+  }
+  if (column.empty()) fail(source, line_no, "no ncu CSV header (\"ID\",...,\"Metric Value\") found; export with `ncu --csv`");
+  for (const char* name : required)
+    if (!column.count(name)) fail(source, line_no, std::string("header lacks the column \"") + name + "\"");
+
+  std::vector<model::KernelProfile> profiles;
+  std::map<std::string, size_t> by_id;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty() || line == "\r") continue;
+    bool ok = true;
+    const auto f = split_csv_record(line, &ok);
+    if (!ok) fail(source, line_no, "unterminated quote (truncated file?)");
+    if (f.size() < column.size())
+      fail(source, line_no, "expected " + std::to_string(column.size()) + " fields, got " +
+                                std::to_string(f.size()) + " (truncated file?)");
+    const std::string& id = f[column["ID"]];
+    auto [it, inserted] = by_id.emplace(id, profiles.size());
+    if (inserted) {
+      model::KernelProfile p;
+      p.kernel_name = f[column["Kernel Name"]];
+      p.source = model::CounterSource::kNcuCsv;
+      p.source_detail = source + " result ID " + id;
+      long long grid[3], block[3];
+      if (!parse_dim3(f[column["Grid Size"]], grid)) fail(source, line_no, "bad \"Grid Size\" '" + f[column["Grid Size"]] + "'");
+      if (!parse_dim3(f[column["Block Size"]], block)) fail(source, line_no, "bad \"Block Size\" '" + f[column["Block Size"]] + "'");
+      p.launch.grid = {grid[0], grid[1], grid[2]};
+      p.launch.block = {static_cast<int>(block[0]), static_cast<int>(block[1]), static_cast<int>(block[2])};
+      const std::string cc = f[column["CC"]];
+      int major = 0, minor = 0;
+      if (std::sscanf(cc.c_str(), "%d.%d", &major, &minor) == 2) {
+        p.device.compute_capability_major = major;
+        p.device.compute_capability_minor = minor;
+      }
+      p.device.chip = chip_for_cc(cc);
+      profiles.push_back(std::move(p));
+    }
+    model::KernelProfile& p = profiles[it->second];
+    const std::string& name = f[column["Metric Name"]];
+    const std::string& unit = f[column["Metric Unit"]];
+    std::string value_text = f[column["Metric Value"]];
+    std::string digits;
+    for (char ch : value_text)
+      if (ch != ',' && ch != ' ') digits += ch;
+    if (digits.empty() || digits == "n/a") continue;  // ncu could not collect it
+    char* end = nullptr;
+    const double value = std::strtod(digits.c_str(), &end);
+    if (end == digits.c_str() || *end != '\0' || !std::isfinite(value))
+      fail(source, line_no, "metric " + name + ": value '" + value_text + "' is not a number");
+    double scale = 1.0;
+    if (!unit_scale(unit, &scale))
+      fail(source, line_no, "metric " + name + ": unknown unit '" + unit + "' (export with --print-units base)");
+    // Launch statistics ncu adds itself.
+    if (name == "launch__registers_per_thread") p.launch.registers_per_thread = static_cast<int>(value);
+    else if (name == "launch__occupancy_limit_blocks") p.launch.max_active_blocks_per_sm = static_cast<int>(value);
+    else if (name == "device__attribute_multiprocessor_count") p.device.sm_count = static_cast<int>(value);
+    p.counters[name] = value * scale;
+  }
+  if (profiles.empty()) fail(source, line_no, "the export holds no kernel results");
+  return profiles;
+}
+
+std::vector<model::KernelProfile> load_ncu_csv(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw NcuCsvError(path + ": cannot open the ncu CSV export");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_ncu_csv(ss.str(), path);
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,90 @@
+#include "atomq/analyzer/ncu_csv.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace an = atomq::analyzer;
+
+namespace {
+
+const char* kHeader =
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+    "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\","
+    "\"Metric Value\"\n";
+
+std::string row(const std::string& id, const std::string& kernel, const std::string& metric,
+                const std::string& unit, const std::string& value) {
+  return "\"" + id + "\",\"77\",\"app\",\"host\",\"" + kernel +
+         "\",\"1\",\"7\",\"(256, 1, 1)\",\"(264, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"" +
+         metric + "\",\"" + unit + "\",\"" + value + "\"\n";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    an::parse_ncu_csv(text, "app.csv");
+  } catch (const an::NcuCsvError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(NcuCsv, SplitsQuotedFields) {
+  bool ok = false;
+  auto f = an::split_csv_record("\"a,b\",\"c\"\"d\",e", &ok);
+  ASSERT_TRUE(ok);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0], "a,b");
+  EXPECT_EQ(f[1], "c\"d");
+  EXPECT_EQ(f[2], "e");
+  an::split_csv_record("\"open", &ok);
+  EXPECT_FALSE(ok);
+}
+
+TEST(NcuCsv, GroupsRowsByResultAndScalesUnits) {
+  const std::string text = std::string("==PROF== Connected to process\nprogram output\n") + kHeader +
+                           row("0", "k1(int*)", "smsp__inst_executed_op_shared_atom.sum", "inst", "135,168") +
+                           row("0", "k1(int*)", "gpu__time_duration.sum", "usecond", "2.5") +
+                           row("0", "k1(int*)", "dram__bytes_read.sum", "Kbyte", "3.07") +
+                           row("1", "k2()", "smsp__inst_executed_op_shared_atom.sum", "inst", "0") +
+                           row("1", "k2()", "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "24.5");
+  const auto profiles = an::parse_ncu_csv(text, "app.csv");
+  ASSERT_EQ(profiles.size(), 2u);
+  EXPECT_EQ(profiles[0].kernel_name, "k1(int*)");
+  EXPECT_EQ(profiles[0].launch.grid[0], 264);
+  EXPECT_EQ(profiles[0].launch.block[0], 256);
+  EXPECT_EQ(profiles[0].device.chip, "GH100");
+  EXPECT_DOUBLE_EQ(*profiles[0].counter("smsp__inst_executed_op_shared_atom.sum"), 135168.0);
+  EXPECT_DOUBLE_EQ(*profiles[0].counter("gpu__time_duration.sum"), 2500.0);
+  EXPECT_DOUBLE_EQ(*profiles[0].counter("dram__bytes_read.sum"), 3070.0);
+  EXPECT_DOUBLE_EQ(*profiles[1].counter("sm__warps_active.avg.pct_of_peak_sustained_active"), 24.5);
+  EXPECT_EQ(profiles[1].source, atomq::model::CounterSource::kNcuCsv);
+}
+
+TEST(NcuCsv, BadInputNamesTheLine) {
+  EXPECT_NE(error_of("no header here\n").find("no ncu CSV header"), std::string::npos);
+  const std::string good = std::string(kHeader) + row("0", "k", "gpu__time_duration.sum", "nsecond", "10");
+  // Truncated in the middle of the second data line (line 3).
+  const std::string truncated = good + good.substr(std::string(kHeader).size(), 40);
+  EXPECT_NE(error_of(truncated).find("app.csv:3:"), std::string::npos) << error_of(truncated);
+  EXPECT_NE(error_of(std::string(kHeader) + row("0", "k", "x.sum", "inst", "12abc")).find("app.csv:2: metric x.sum"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kHeader) + row("0", "k", "x.sum", "furlong", "1")).find("unknown unit"),
+            std::string::npos);
+  EXPECT_NE(error_of(kHeader).find("no kernel results"), std::string::npos);
+  EXPECT_NE(error_of("\"ID\",\"Kernel Name\"\n").find("lacks the column"), std::string::npos);
+}
+
+TEST(NcuCsv, RecordedExportsLoad) {
+  const std::filesystem::path dir(ATOMQ_FIXTURE_DIR);
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".csv") {
+      const auto profiles = an::load_ncu_csv(e.path().string());
+      EXPECT_FALSE(profiles.empty()) << e.path();
+      ++files;
+    }
+  if (files == 0) GTEST_SKIP() << "no recorded ncu export in " << dir;
+}
