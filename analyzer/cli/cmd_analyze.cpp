@@ -114,7 +114,7 @@ int report(const AnalyzeArgs& a, analyzer::RunInfo info, const std::vector<model
   fmt::print("\n{} launch(es) profiled", info.launches_profiled);
   if (info.passes) fmt::print(" ({} replay passes each)", info.passes);
   if (info.launches_filtered) fmt::print(", {} not selected", info.launches_filtered);
-  if (info.graph_launches) fmt::print(", {} CUDA graph launch(es) NOT profiled (kernels inside graphs are not seen)", info.graph_launches);
+  if (info.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.graph_launches);
   fmt::print("; table {} ({}); wrote {}\n", table.path, table.origin, a.output);
   return kExitOk;
 }

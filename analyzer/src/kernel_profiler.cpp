@@ -39,6 +39,9 @@ struct DriverApi {
   CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
   CUresult (*device_get_name)(char*, int, CUdevice) = nullptr;
   CUresult (*device_get)(CUdevice*, int) = nullptr;
+  CUresult (*kernel_get_function)(CUfunction*, CUkernel) = nullptr;
+  CUresult (*func_load)(CUfunction) = nullptr;
+  CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
 
   static const DriverApi& get() {
     static const DriverApi api = [] {
@@ -51,6 +54,9 @@ struct DriverApi {
       a.device_get_attribute = reinterpret_cast<decltype(a.device_get_attribute)>(dlsym(lib, "cuDeviceGetAttribute"));
       a.device_get_name = reinterpret_cast<decltype(a.device_get_name)>(dlsym(lib, "cuDeviceGetName"));
       a.device_get = reinterpret_cast<decltype(a.device_get)>(dlsym(lib, "cuDeviceGet"));
+      a.kernel_get_function = reinterpret_cast<decltype(a.kernel_get_function)>(dlsym(lib, "cuKernelGetFunction"));
+      a.func_load = reinterpret_cast<decltype(a.func_load)>(dlsym(lib, "cuFuncLoad"));
+      a.stream_is_capturing = reinterpret_cast<decltype(a.stream_is_capturing)>(dlsym(lib, "cuStreamIsCapturing"));
       return a;
     }();
     return api;
@@ -209,8 +215,19 @@ struct PendingLaunch {
   std::string name;
   model::LaunchConfig launch;
   CUfunction function = nullptr;
+  CUstream stream = nullptr;
   long long index = 0;
 };
+
+// A launch into a capturing stream only records a graph node: nothing runs, and the sync
+// that decoding needs would invalidate the capture.
+bool is_captured(CUstream stream) {
+  const DriverApi& api = DriverApi::get();
+  if (api.stream_is_capturing == nullptr) return false;
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (api.stream_is_capturing(stream, &status) != CUDA_SUCCESS) return false;
+  return status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
 
 bool is_kernel_launch(CUpti_CallbackId id) {
   switch (id) {
@@ -235,6 +252,7 @@ PendingLaunch launch_of(CUpti_CallbackId id, const CUpti_CallbackData* data) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
       const auto* a = static_cast<const cuLaunchKernel_params*>(data->functionParams);
       p.function = a->f;
+      p.stream = a->hStream;
       l.grid = {a->gridDimX, a->gridDimY, a->gridDimZ};
       l.block = {static_cast<int>(a->blockDimX), static_cast<int>(a->blockDimY), static_cast<int>(a->blockDimZ)};
       l.shared_mem_bytes_per_block = a->sharedMemBytes;
@@ -244,6 +262,7 @@ PendingLaunch launch_of(CUpti_CallbackId id, const CUpti_CallbackData* data) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
       const auto* a = static_cast<const cuLaunchCooperativeKernel_params*>(data->functionParams);
       p.function = a->f;
+      p.stream = a->hStream;
       l.grid = {a->gridDimX, a->gridDimY, a->gridDimZ};
       l.block = {static_cast<int>(a->blockDimX), static_cast<int>(a->blockDimY), static_cast<int>(a->blockDimZ)};
       l.shared_mem_bytes_per_block = a->sharedMemBytes;
@@ -253,6 +272,7 @@ PendingLaunch launch_of(CUpti_CallbackId id, const CUpti_CallbackData* data) {
       const auto* a = static_cast<const cuLaunchKernelEx_params*>(data->functionParams);
       p.function = a->f;
       if (a->config != nullptr) {
+        p.stream = a->config->hStream;
         l.grid = {a->config->gridDimX, a->config->gridDimY, a->config->gridDimZ};
         l.block = {static_cast<int>(a->config->blockDimX), static_cast<int>(a->config->blockDimY),
                    static_cast<int>(a->config->blockDimZ)};
@@ -270,8 +290,18 @@ void complete_launch_config(PendingLaunch& p) {
   const DriverApi& api = DriverApi::get();
   if (p.function == nullptr || api.func_get_attribute == nullptr) return;
   int regs = 0, static_smem = 0;
-  if (api.func_get_attribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, p.function) == CUDA_SUCCESS)
-    p.launch.registers_per_thread = regs;
+  // The runtime may hand the driver a context-independent CUkernel: resolve it to this
+  // context's CUfunction, or load the function, before asking for its attributes.
+  if (api.func_get_attribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, p.function) != CUDA_SUCCESS || regs == 0) {
+    CUfunction resolved = nullptr;
+    if (api.kernel_get_function &&
+        api.kernel_get_function(&resolved, reinterpret_cast<CUkernel>(p.function)) == CUDA_SUCCESS && resolved)
+      p.function = resolved;
+    else if (api.func_load)
+      api.func_load(p.function);
+    if (api.func_get_attribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, p.function) != CUDA_SUCCESS) regs = 0;
+  }
+  p.launch.registers_per_thread = regs;
   const long long dynamic_smem = p.launch.shared_mem_bytes_per_block;
   if (api.func_get_attribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, p.function) == CUDA_SUCCESS)
     p.launch.shared_mem_bytes_per_block += static_smem;
@@ -357,6 +387,13 @@ struct KernelProfilingSession::State {
         uint32_t dev = 0;
         on_device = cuptiGetDeviceId(ctx, &dev) == CUPTI_SUCCESS && static_cast<int>(dev) == options.device;
       }
+      PendingLaunch launch = launch_of(id, data);
+      if (is_captured(launch.stream)) {
+        ++stats.graph_launches;  // recorded into a graph, profiled never
+        auto it = profilers.find(ctx);
+        if (it != profilers.end()) it->second->stop();
+        return;
+      }
       const bool profile = on_device && wants(name);
       if (!profile) {
         ++stats.launches_filtered;
@@ -365,7 +402,6 @@ struct KernelProfilingSession::State {
         return;
       }
       ContextProfiler& prof = profiler_for(ctx);
-      PendingLaunch launch = launch_of(id, data);
       launch.index = stats.launches_seen - 1;
       pending[ctx].push_back(std::move(launch));
       prof.start();

@@ -1,4 +1,5 @@
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/metric_names.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -423,6 +424,19 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
     a.kernel_name = profile.kernel_name;
     a.chip = profile.device.chip;
     a.table_chip = model.table().provenance.chip;
+    // A kernel without shared atomics leaves the unit idle: U = 0, not "insufficient data".
+    const auto n = profile.counter(metric::kSharedAtomInst);
+    if (n && *n == 0.0) {
+      a.evaluated = true;
+      a.utilization_class = UtilizationClass::kNotAtomicBound;
+      Finding f;
+      f.kind = FindingKind::kUtilization;
+      f.title = "No shared-memory atomics: the atomic unit is idle (U = 0)";
+      f.evidence.push_back({metric::kSharedAtomInst, 0.0, "warp instructions"});
+      f.recommendation = "Nothing to change in shared-memory atomics for this kernel.";
+      a.findings.push_back(std::move(f));
+      return a;
+    }
     evaluate(a, profile, model, rules);
   } catch (const std::exception& e) {
     // A bug or an exhausted resource must not escape as a crash of the report.

@@ -31,7 +31,7 @@ struct SessionStats {
   long long launches_seen = 0;
   long long launches_profiled = 0;
   long long launches_filtered = 0;   // name filter, skip or count limit
-  long long graph_launches = 0;      // kernels inside CUDA graphs: not seen per kernel
+  long long graph_launches = 0;      // graph launches and launches captured into graphs: not profiled
   long long failed = 0;              // profiling errors (the launch itself still ran)
   size_t passes = 0;
   std::string last_error;
