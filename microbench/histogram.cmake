@@ -24,10 +24,3 @@ target_compile_options(atomq_histogram PRIVATE
   $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda -Xptxas=-warn-spills>)
 set_target_properties(atomq_histogram PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
-# The `atomq hist` and `atomq hist-bench` commands: their sources travel with this interface
-# target, which the CLI links (analyzer/CMakeLists.txt).
-add_library(atomq_hist_cli INTERFACE)
-target_sources(atomq_hist_cli INTERFACE
-  ${PROJECT_SOURCE_DIR}/analyzer/cli/cmd_hist.cpp
-  ${PROJECT_SOURCE_DIR}/analyzer/cli/cmd_hist_bench.cpp)
-target_link_libraries(atomq_hist_cli INTERFACE atomq_histogram nlohmann_json::nlohmann_json)

@@ -21,6 +21,7 @@
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "commands.hpp"
+#include "run_report.hpp"
 
 namespace atomq::cli {
 
@@ -65,13 +66,6 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-std::string short_name(std::string name, size_t width) {
-  const auto paren = name.find('(');
-  if (paren != std::string::npos && paren > 0) name = name.substr(0, paren);
-  if (name.size() > width) name = name.substr(0, width - 1) + "~";
-  return name;
-}
-
 std::string fixes_for(const std::string& error) {
   if (error.find("INSUFFICIENT_PRIVILEGES") != std::string::npos || error.find("privilege") != std::string::npos)
     return " Fix: run as root or with CAP_SYS_ADMIN, or load the driver with "
@@ -81,42 +75,6 @@ std::string fixes_for(const std::string& error) {
   if (error.find("nvperf") != std::string::npos || error.find("LIBRARY") != std::string::npos)
     return " Fix: put the CUDA toolkit's lib folder (libnvperf_host.so) on LD_LIBRARY_PATH.";
   return "";
-}
-
-int report(const AnalyzeArgs& a, analyzer::RunInfo info, const std::vector<model::KernelProfile>& profiles) {
-  const std::string chip = profiles.empty() ? "" : profiles.front().device.chip;
-  analyzer::SelectedTable table = analyzer::select_table(a.table, chip);
-  info.table_path = table.path;
-  info.table_chip = table.table.provenance.chip;
-  for (auto& w : table.warnings) info.warnings.push_back(w);
-  const model::ServiceTimeModel service(table.table);
-
-  std::vector<model::KernelAnalysis> analyses;
-  for (const auto& p : profiles) analyses.push_back(model::analyze(p, service));
-  calibration::write_file_atomically(a.output, analyzer::run_to_json(info, profiles, analyses));
-
-  for (const auto& w : info.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
-  fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
-  for (size_t i = 0; i < profiles.size(); ++i) {
-    const auto& an = analyses[i];
-    const auto t = profiles[i].counter(model::metric::kDurationNs);
-    const std::string time = t ? fmt::format("{:.3f} ms", *t / 1e6) : "-";
-    if (!an.evaluated) {
-      fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", short_name(an.kernel_name, 36), time, "-", "-",
-                 "-", "-", "-", model::to_string(an.utilization_class));
-      continue;
-    }
-    fmt::print("{:<36} {:>10} {:>5.0f}% {:>6.1f} {:>5.1f} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36),
-               time, 100.0 * an.utilization.mean, an.queue_length, an.inputs.active_lanes,
-               an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
-               model::to_string(an.utilization_class));
-  }
-  fmt::print("\n{} launch(es) profiled", info.launches_profiled);
-  if (info.passes) fmt::print(" ({} replay passes each)", info.passes);
-  if (info.launches_filtered) fmt::print(", {} not selected", info.launches_filtered);
-  if (info.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.graph_launches);
-  fmt::print("; table {} ({}); wrote {}\n", table.path, table.origin, a.output);
-  return kExitOk;
 }
 
 int run_ncu_csv(const AnalyzeArgs& a) {
@@ -131,7 +89,7 @@ int run_ncu_csv(const AnalyzeArgs& a) {
     return kExitError;
   }
   info.launches_seen = info.launches_profiled = static_cast<long long>(profiles.size());
-  return report(a, info, profiles);
+  return write_and_print_run(a.output, a.table, info, profiles);
 }
 
 int run_program(const AnalyzeArgs& a) {
@@ -204,7 +162,7 @@ int run_program(const AnalyzeArgs& a) {
   if (info.launches_profiled == 0) info.launches_profiled = static_cast<long long>(profiles.size());
   if (!collector_error.empty()) info.warnings.push_back("profiling error: " + collector_error);
 
-  const int rc = report(a, info, profiles);
+  const int rc = write_and_print_run(a.output, a.table, info, profiles);
   if (!collector_error.empty() && profiles.empty()) {
     fmt::print(stderr, "atomq: profiling failed: {}{}\n", collector_error, fixes_for(collector_error));
     return exit_code != 0 ? exit_code : kExitProfilingFailed;

@@ -7,7 +7,11 @@
 #include <string>
 
 #include "atomq/microbench/histogram.hpp"
+#include "atomq/analyzer/analysis_run.hpp"
+#include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/calibration/service_table.hpp"
 #include "commands.hpp"
+#include "run_report.hpp"
 
 namespace atomq::cli {
 
@@ -30,6 +34,9 @@ struct HistOptions {
   int runs = 21;
   int device = 0;
   std::string json_path;
+  bool analyze = false;
+  std::string analysis_output = "atomq-hist-analysis.json";
+  std::string table;
 };
 
 int run_hist(const HistOptions& o) {
@@ -102,9 +109,27 @@ int run_hist(const HistOptions& o) {
                         {"max_ms", t.max_ms},
                         {"gbs", gbs},
                         {"counts", result.counts}};
-    std::ofstream(o.json_path) << j.dump(2) << "\n";
+    atomq::calibration::write_file_atomically(o.json_path, j.dump(2) + "\n");
   }
-  return mismatches == 0 ? kExitOk : kExitError;
+  if (mismatches != 0) return kExitError;
+
+  if (o.analyze) {
+    // One more run, profiled in-process: every sample is one useful update.
+    std::vector<atomq::model::KernelProfile> profiles =
+        atomq::analyzer::profile_launches([&] { runner.run(c.variant); });
+    for (auto& p : profiles) {
+      p.useful_updates = static_cast<double>(c.n);
+      p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,
+                                    o.input, o.n, o.bins, o.type);
+    }
+    atomq::analyzer::RunInfo info;
+    info.command = profiles.empty() ? "" : profiles.front().source_detail;
+    info.source = "in_process";
+    info.launches_seen = info.launches_profiled = static_cast<long long>(profiles.size());
+    fmt::print("\n");
+    return write_and_print_run(o.analysis_output, o.table, info, profiles);
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -132,6 +157,9 @@ void add_hist_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--runs", opts->runs, "timed runs (0: check only)")->capture_default_str();
   sub->add_option("--device", opts->device, "CUDA device ordinal")->capture_default_str();
   sub->add_option("--json", opts->json_path, "also write the result as JSON");
+  sub->add_flag("--analyze", opts->analyze, "profile one more run in-process (CUPTI) and evaluate the model");
+  sub->add_option("--analysis-output", opts->analysis_output, "analysis file for --analyze")->capture_default_str();
+  sub->add_option("--table", opts->table, "service-time table for --analyze (default: for the GPU's chip)");
   sub->callback([&selected, opts] { selected = [opts] { return run_hist(*opts); }; });
   add_hist_bench_command(app, selected);
 }

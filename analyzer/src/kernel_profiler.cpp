@@ -319,6 +319,7 @@ struct KernelProfilingSession::State {
   ProfileSink sink;
   CUpti_SubscriberHandle subscriber = nullptr;
   mutable std::mutex mutex;
+  std::mutex launch_serial;  // held from a launch's ENTER callback to its EXIT callback
   std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
   std::map<CUcontext, std::deque<PendingLaunch>> pending;
   SessionStats stats;
@@ -417,6 +418,17 @@ struct KernelProfilingSession::State {
     auto* self = static_cast<State*>(user);
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* data = static_cast<const CUpti_CallbackData*>(raw);
+    // One kernel launch at a time from ENTER to EXIT across host threads: a range must be
+    // decoded before another thread's launch starts or stops the profiler.
+    const bool launch = is_kernel_launch(id);
+    if (launch && data->callbackSite == CUPTI_API_ENTER) self->launch_serial.lock();
+    struct UnlockAtExit {
+      State* self;
+      bool active;
+      ~UnlockAtExit() {
+        if (active) self->launch_serial.unlock();
+      }
+    } unlock_at_exit{self, launch && data->callbackSite == CUPTI_API_EXIT};
     std::lock_guard<std::mutex> lock(self->mutex);
     try {
       if (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {

@@ -58,7 +58,8 @@ bool unit_scale(const std::string& unit, double* scale) {
   static const std::map<std::string, double> prefixes = {
       {"", 1.0}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
   static const std::map<std::string, double> times = {
-      {"nsecond", 1.0}, {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9}};
+      {"nsecond", 1.0}, {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9},
+      {"ns", 1.0},      {"us", 1e3},      {"ms", 1e6},      {"s", 1e9}};
   if (auto t = times.find(unit); t != times.end()) {
     *scale = t->second;
     return true;

@@ -32,7 +32,8 @@ assert expected <= set(kernels), sorted(kernels)
 assert run["launches"]["in_graphs_not_profiled"] == 2, run["launches"]  # one captured launch, one graph launch
 assert run["program_exit_code"] == 0
 
-warps = 264 * 8 * 64
+ATOMICS_PER_THREAD = 4096  # kAtomicsPerThread in multi_kernel_app.cu
+warps = 264 * 8 * ATOMICS_PER_THREAD
 c = lambda name, m: kernels[name]["profile"]["counters"][m]
 assert c("popc_distinct", N) == warps and c("popc_distinct", WAVES) == warps
 assert c("add_conflict32", N) == warps and c("add_conflict32", WAVES) == 32 * warps
@@ -40,7 +41,7 @@ assert c("cas_distinct", CAS) == warps
 assert c("no_atomics", N) == 0
 assert kernels["no_atomics"]["analysis"]["class"] == "not_atomic_bound", kernels["no_atomics"]["analysis"]["class"]
 coop = kernels["cooperative"]["profile"]
-assert coop["counters"][N] == coop["kernel"]["launch"]["grid"][0] * 8 * 64
+assert coop["counters"][N] == coop["kernel"]["launch"]["grid"][0] * 8 * ATOMICS_PER_THREAD
 
 # The same program through the in-process API gives the same counts.
 inproc = work / "inprocess.jsonl"

@@ -1,0 +1,63 @@
+// Shared by analyze and hist --analyze: evaluate the model on profiles, write the run
+// document atomically, print one line per kernel launch.
+#include "run_report.hpp"
+
+#include <fmt/format.h>
+
+#include "atomq/analyzer/table_selection.hpp"
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/metric_names.hpp"
+#include "commands.hpp"
+
+namespace atomq::cli {
+
+namespace {
+
+std::string short_name(std::string name, size_t width) {
+  const auto paren = name.find('(');
+  if (paren != std::string::npos && paren > 0) name = name.substr(0, paren);
+  if (name.size() > width) name = name.substr(0, width - 1) + "~";
+  return name;
+}
+
+}  // namespace
+
+int write_and_print_run(const std::string& output, const std::string& table_path, analyzer::RunInfo info,
+                        const std::vector<model::KernelProfile>& profiles) {
+  const std::string chip = profiles.empty() ? "" : profiles.front().device.chip;
+  analyzer::SelectedTable table = analyzer::select_table(table_path, chip);
+  info.table_path = table.path;
+  info.table_chip = table.table.provenance.chip;
+  for (auto& w : table.warnings) info.warnings.push_back(w);
+  const model::ServiceTimeModel service(table.table);
+
+  std::vector<model::KernelAnalysis> analyses;
+  for (const auto& p : profiles) analyses.push_back(model::analyze(p, service));
+  calibration::write_file_atomically(output, analyzer::run_to_json(info, profiles, analyses));
+
+  for (const auto& w : info.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    const auto& an = analyses[i];
+    const auto t = profiles[i].counter(model::metric::kDurationNs);
+    const std::string time = t ? fmt::format("{:.3f} ms", *t / 1e6) : "-";
+    if (!an.evaluated) {
+      fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", short_name(an.kernel_name, 36), time, "-", "-",
+                 "-", "-", "-", model::to_string(an.utilization_class));
+      continue;
+    }
+    fmt::print("{:<36} {:>10} {:>5.0f}% {:>6.1f} {:>5.1f} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36),
+               time, 100.0 * an.utilization.mean, an.queue_length, an.inputs.active_lanes,
+               an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
+               model::to_string(an.utilization_class));
+  }
+  fmt::print("\n{} launch(es) profiled", info.launches_profiled);
+  if (info.passes) fmt::print(" ({} replay passes each)", info.passes);
+  if (info.launches_filtered) fmt::print(", {} not selected", info.launches_filtered);
+  if (info.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.graph_launches);
+  fmt::print("; table {} ({}); wrote {}\n", table.path, table.origin, output);
+  return kExitOk;
+}
+
+}  // namespace atomq::cli
