@@ -281,6 +281,8 @@ void add_global_hot_spot(KernelAnalysis& a, const Rules& r) {
 
 void add_imbalance(KernelAnalysis& a, const Rules& r) {
   if (!a.inputs.have_busiest_sm || a.utilization.mean <= 0) return;
+  // An uneven spread of an idle unit changes nothing: only a busy SM holds the kernel back.
+  if (a.utilization.max < r.potential_utilization) return;
   const double ratio = a.utilization.max / a.utilization.mean;
   if (ratio < r.imbalance_ratio) return;
   Finding f;
@@ -435,6 +437,17 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
       f.evidence.push_back({metric::kSharedAtomInst, 0.0, "warp instructions"});
       f.recommendation = "Nothing to change in shared-memory atomics for this kernel.";
       a.findings.push_back(std::move(f));
+      // Its atomics may all be global ones: that rule still applies.
+      ModelInputs& in = a.inputs;
+      const auto l2_atom = profile.counter(metric::kL2AtomRequests);
+      const auto l2_red = profile.counter(metric::kL2RedRequests);
+      if (l2_atom || l2_red) in.l2_atomic_requests = l2_atom.value_or(0) + l2_red.value_or(0);
+      const auto g_atom = profile.counter(metric::kGlobalAtomInst);
+      const auto g_red = profile.counter(metric::kGlobalRedInst);
+      if (g_atom || g_red) in.global_atomic_instructions = g_atom.value_or(0) + g_red.value_or(0);
+      if (const auto cycles = profile.counter(metric::kCyclesActiveSum); cycles && std::isfinite(*cycles))
+        in.active_cycles_sum = *cycles;
+      add_global_hot_spot(a, rules);
       return a;
     }
     evaluate(a, profile, model, rules);

@@ -75,6 +75,11 @@ TEST_F(BadInput, ZeroNanNegativeAndInfiniteValues) {
   EXPECT_TRUE(idle.evaluated);
   EXPECT_EQ(idle.utilization_class, UtilizationClass::kNotAtomicBound);
   EXPECT_EQ(idle.utilization.mean, 0.0);
+  EXPECT_FALSE(idle.has(FindingKind::kGlobalAtomicHotSpot));
+  // ... but a kernel whose atomics are all global ones still gets the global-atomic rule.
+  KernelProfile global_only = zero;
+  global_only.counters[metric::kL2RedRequests] = 0.5 * global_only.counters[metric::kCyclesActiveSum];
+  EXPECT_TRUE(analyze(global_only, model).has(FindingKind::kGlobalAtomicHotSpot));
 
   KernelProfile zero_cycles = good;
   zero_cycles.counters[metric::kCyclesActiveSum] = 0;
