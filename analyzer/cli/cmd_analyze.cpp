@@ -20,6 +20,7 @@
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "atomq/microbench/atomic_stream.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
 
@@ -93,6 +94,11 @@ int run_ncu_csv(const AnalyzeArgs& a) {
 }
 
 int run_program(const AnalyzeArgs& a) {
+  // No GPU, no driver: say so once instead of running a program that cannot be profiled.
+  if (microbench::device_count() == 0) {
+    fmt::print(stderr, "atomq: no usable NVIDIA GPU: the driver sees no CUDA device\n");
+    return kExitNoGpu;
+  }
   const std::string stream = a.output + ".profiles.jsonl";
   fs::remove(stream);
   const std::string library = injection_library();

@@ -38,4 +38,10 @@ assert p.returncode == 1, p
 assert str(broken) in p.stderr and p.stderr.count("\n") == 1, p.stderr
 p = analyze("--ncu-csv", str(work / "missing.csv"), "-o", str(work / "m.json"))
 assert p.returncode == 1 and "cannot open" in p.stderr, p.stderr
+# Without a GPU, live analysis refuses in one line (exit 3) and does not run the program.
+if subprocess.run([atomq, "devices"], capture_output=True).returncode != 0:
+    marker = work / "should_not_exist"
+    p = analyze("-o", str(work / "nogpu.json"), "--", "touch", str(marker))
+    assert p.returncode == 3 and p.stderr.startswith("atomq: no usable NVIDIA GPU"), p
+    assert len(p.stderr.strip().splitlines()) == 1 and not marker.exists(), p.stderr
 print(f"ncu CSV import OK on {len(exports)} recorded export(s) and 2 broken files")
