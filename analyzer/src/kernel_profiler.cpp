@@ -243,31 +243,29 @@ bool is_kernel_launch(CUpti_CallbackId id) {
   }
 }
 
+// cuLaunchKernel and cuLaunchCooperativeKernel take the same launch fields.
+template <typename Params>
+void copy_launch_params(const Params& a, PendingLaunch& p) {
+  p.function = a.f;
+  p.stream = a.hStream;
+  p.launch.grid = {a.gridDimX, a.gridDimY, a.gridDimZ};
+  p.launch.block = {static_cast<int>(a.blockDimX), static_cast<int>(a.blockDimY), static_cast<int>(a.blockDimZ)};
+  p.launch.shared_mem_bytes_per_block = a.sharedMemBytes;
+}
+
 PendingLaunch launch_of(CUpti_CallbackId id, const CUpti_CallbackData* data) {
   PendingLaunch p;
   p.name = data->symbolName ? data->symbolName : "<unknown kernel>";
   auto& l = p.launch;
   switch (id) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-      const auto* a = static_cast<const cuLaunchKernel_params*>(data->functionParams);
-      p.function = a->f;
-      p.stream = a->hStream;
-      l.grid = {a->gridDimX, a->gridDimY, a->gridDimZ};
-      l.block = {static_cast<int>(a->blockDimX), static_cast<int>(a->blockDimY), static_cast<int>(a->blockDimZ)};
-      l.shared_mem_bytes_per_block = a->sharedMemBytes;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+      copy_launch_params(*static_cast<const cuLaunchKernel_params*>(data->functionParams), p);
       break;
-    }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-      const auto* a = static_cast<const cuLaunchCooperativeKernel_params*>(data->functionParams);
-      p.function = a->f;
-      p.stream = a->hStream;
-      l.grid = {a->gridDimX, a->gridDimY, a->gridDimZ};
-      l.block = {static_cast<int>(a->blockDimX), static_cast<int>(a->blockDimY), static_cast<int>(a->blockDimZ)};
-      l.shared_mem_bytes_per_block = a->sharedMemBytes;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      copy_launch_params(*static_cast<const cuLaunchCooperativeKernel_params*>(data->functionParams), p);
       break;
-    }
     default: {  // cuLaunchKernelEx(_ptsz)
       const auto* a = static_cast<const cuLaunchKernelEx_params*>(data->functionParams);
       p.function = a->f;
