@@ -24,6 +24,8 @@ void add_table_command(CLI::App& app, CommandRunner& selected);
 void add_metrics_command(CLI::App& app, CommandRunner& selected);
 void add_analyze_command(CLI::App& app, CommandRunner& selected);
 void add_hist_command(CLI::App& app, CommandRunner& selected);  // hist and hist-bench
+void add_report_command(CLI::App& app, CommandRunner& selected);
+void add_demo_command(CLI::App& app, CommandRunner& selected);
 
 // Prints one line about a CUDA error met while looking for a GPU; returns the exit code
 // (kExitNoGpu when there is no usable driver/device).

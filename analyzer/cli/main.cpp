@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
   atomq::cli::add_metrics_command(app, selected);
   atomq::cli::add_analyze_command(app, selected);
   atomq::cli::add_hist_command(app, selected);
+  atomq::cli::add_report_command(app, selected);
+  atomq::cli::add_demo_command(app, selected);
 
   CLI11_PARSE(app, argc, argv);
   if (verbose == 1) spdlog::set_level(spdlog::level::info);

@@ -318,10 +318,14 @@ struct KernelProfilingSession::State {
   CUpti_SubscriberHandle subscriber = nullptr;
   mutable std::mutex mutex;
   std::mutex launch_serial;  // held from a launch's ENTER callback to its EXIT callback
-  std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
+  // One context is profiled at a time (counters are per device): switching to a launch in
+  // another context stops and disables the previous context's profiler first.
+  CUcontext active_ctx = nullptr;
+  std::unique_ptr<ContextProfiler> active;
   std::map<CUcontext, std::deque<PendingLaunch>> pending;
   SessionStats stats;
   long long matching_seen = 0;
+  long long context_switches = 0;
   bool finished = false;
 
   bool wants(const std::string& mangled) {
@@ -337,13 +341,20 @@ struct KernelProfilingSession::State {
   }
 
   ContextProfiler& profiler_for(CUcontext ctx) {
-    auto it = profilers.find(ctx);
-    if (it == profilers.end()) {
-      it = profilers.emplace(ctx, std::make_unique<ContextProfiler>(ctx, options.metrics)).first;
-      stats.passes = it->second->config().passes();
+    if (active && active_ctx != ctx) {
+      active.reset();
+      active_ctx = nullptr;
+      ++context_switches;
     }
-    return *it->second;
+    if (!active) {
+      active = std::make_unique<ContextProfiler>(ctx, options.metrics);
+      active_ctx = ctx;
+      stats.passes = active->config().passes();
+    }
+    return *active;
   }
+
+  ContextProfiler* profiler_if_active(CUcontext ctx) { return active && active_ctx == ctx ? active.get() : nullptr; }
 
   void emit(CUcontext ctx, ContextProfiler& prof) {
     auto ranges = prof.collect();
@@ -389,15 +400,13 @@ struct KernelProfilingSession::State {
       PendingLaunch launch = launch_of(id, data);
       if (is_captured(launch.stream)) {
         ++stats.graph_launches;  // recorded into a graph, profiled never
-        auto it = profilers.find(ctx);
-        if (it != profilers.end()) it->second->stop();
+        if (ContextProfiler* prof = profiler_if_active(ctx)) prof->stop();
         return;
       }
       const bool profile = on_device && wants(name);
       if (!profile) {
         ++stats.launches_filtered;
-        auto it = profilers.find(ctx);
-        if (it != profilers.end()) it->second->stop();
+        if (ContextProfiler* prof = profiler_if_active(ctx)) prof->stop();
         return;
       }
       ContextProfiler& prof = profiler_for(ctx);
@@ -405,15 +414,28 @@ struct KernelProfilingSession::State {
       pending[ctx].push_back(std::move(launch));
       prof.start();
     } else {
-      auto it = profilers.find(ctx);
-      if (it == profilers.end() || pending[ctx].empty()) return;
-      emit(ctx, *it->second);
+      ContextProfiler* prof = profiler_if_active(ctx);
+      if (prof == nullptr || pending[ctx].empty()) return;
+      emit(ctx, *prof);
     }
   }
 
   static void CUPTIAPI callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                 const void* raw) {
     auto* self = static_cast<State*>(user);
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+      // Disable the profiler while its context still exists.
+      const auto* resource = static_cast<const CUpti_ResourceData*>(raw);
+      std::lock_guard<std::mutex> lock(self->mutex);
+      if (self->active && self->active_ctx == resource->context) {
+        try {
+          self->active.reset();
+        } catch (...) {
+        }
+        self->active_ctx = nullptr;
+      }
+      return;
+    }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* data = static_cast<const CUpti_CallbackData*>(raw);
     // One kernel launch at a time from ENTER to EXIT across host threads: a range must be
@@ -468,6 +490,8 @@ KernelProfilingSession::KernelProfilingSession(ProfilerOptions options, ProfileS
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
     ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
+  ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING));
 }
 
 KernelProfilingSession::~KernelProfilingSession() {
@@ -485,7 +509,7 @@ void KernelProfilingSession::finish() {
     cuptiUnsubscribe(state_->subscriber);
     state_->subscriber = nullptr;
   }
-  state_->profilers.clear();  // stops and disables each context's profiler
+  state_->active.reset();  // stops and disables the profiler
 }
 
 SessionStats KernelProfilingSession::stats() const {

@@ -64,6 +64,16 @@ run, _ = analyze(work / "threads.json", "--launch-count", "40", "--", app, "--th
 assert len(run["kernels"]) == 40, len(run["kernels"])
 assert run["launches"]["seen"] == 4 * 25 * 6 + 1, run["launches"]  # + the captured launch
 
+# Two host threads, each in a context of its own: every launch of both contexts is profiled
+# with exact counts (the profiler moves from one context to the other).
+run, _ = analyze(work / "contexts.json", "--", app, "--threads", "2", "--own-context", "--repeat", "2")
+per_name = {}
+for k in run["kernels"]:
+    per_name.setdefault(k["profile"]["kernel"]["name"].split("(")[0], []).append(k)
+assert len(per_name["add_conflict32"]) == 4, {n: len(v) for n, v in per_name.items()}
+assert all(k["profile"]["counters"][WAVES] == 32 * warps for k in per_name["add_conflict32"])
+assert run["launches"]["failed"] == 0, run["launches"]
+
 # The program's exit code is propagated.
 analyze(work / "exit.json", "--", app, "--exit-code", "3", expect_rc=3)
 

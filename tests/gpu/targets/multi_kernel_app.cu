@@ -1,6 +1,7 @@
 // A small CUDA program with known atomic counts, profiled by the analyzer tests: as an
 // unmodified program (injection) and, with --in-process FILE, through the in-process API.
-//   multi_kernel_app [--in-process FILE] [--repeat N] [--threads T] [--exit-code C] [--crash]
+//   multi_kernel_app [--in-process FILE] [--repeat N] [--threads T] [--own-context] [--exit-code C] [--crash]
+// --own-context: each host thread launches in a context of its own (cuCtxCreate).
 // Per repeat it launches, in order:
 //   popc_distinct  ATOMS.POPC.INC, 32 lanes on 32 banks         (k = 1)
 //   add_conflict32 ATOMS.ADD, 32 lanes on one bank, result used  (k = 32)
@@ -9,6 +10,7 @@
 //   popc_same_ex   ATOMS.POPC.INC on one word, via cudaLaunchKernelEx
 //   cooperative    ATOMS.ADD distinct, via cudaLaunchCooperativeKernel
 // and once, a CUDA graph holding no_atomics (not profiled per kernel).
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -125,7 +127,7 @@ void run_once(unsigned int* sink, const float* in, float* out, int n, bool crash
 int main(int argc, char** argv) {
   std::string in_process;
   int repeat = 1, threads = 1, exit_code = 0;
-  bool crash = false;
+  bool crash = false, own_context = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--in-process" && i + 1 < argc) in_process = argv[++i];
@@ -133,6 +135,7 @@ int main(int argc, char** argv) {
     else if (a == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
     else if (a == "--exit-code" && i + 1 < argc) exit_code = std::atoi(argv[++i]);
     else if (a == "--crash") crash = true;
+    else if (a == "--own-context") own_context = true;
     else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       return 2;
@@ -159,7 +162,32 @@ int main(int argc, char** argv) {
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([&, t] {
-      for (int r = 0; r < repeat; ++r) run_once(sink, in, out, n, crash && t == 0 && r == 0);
+      CUcontext ctx = nullptr;
+      unsigned int* my_sink = sink;
+      const float* my_in = in;
+      float* my_out = out;
+      if (own_context) {
+        CUdevice dev = 0;
+        if (cuDeviceGet(&dev, 0) != CUDA_SUCCESS || cuCtxCreate(&ctx, nullptr, 0, dev) != CUDA_SUCCESS) {
+          std::fprintf(stderr, "cuCtxCreate failed\n");
+          std::exit(2);
+        }
+        // Buffers of this context (allocations of another context are not valid here).
+        unsigned int* s2 = nullptr;
+        float *i2 = nullptr, *o2 = nullptr;
+        CHECK(cudaMalloc(&s2, 16 * sizeof(unsigned int)));
+        CHECK(cudaMalloc(&i2, n * sizeof(float)));
+        CHECK(cudaMalloc(&o2, n * sizeof(float)));
+        CHECK(cudaMemset(i2, 0, n * sizeof(float)));
+        my_sink = s2, my_in = i2, my_out = o2;
+      }
+      for (int r = 0; r < repeat; ++r) run_once(my_sink, my_in, my_out, n, crash && t == 0 && r == 0);
+      if (ctx) {
+        CHECK(cudaFree(my_sink));
+        CHECK(cudaFree(const_cast<float*>(my_in)));
+        CHECK(cudaFree(my_out));
+        cuCtxDestroy(ctx);
+      }
     });
   for (auto& w : workers) w.join();
 

@@ -1,0 +1,87 @@
+// atomq report RUN.json [MORE.json ...] -o report.html|report.md [--compare BASE.json]:
+// evaluates the recorded profiles with the current model and writes the bottleneck report.
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "atomq/analyzer/table_selection.hpp"
+#include "atomq/report/report.hpp"
+#include "atomq/report/run_document.hpp"
+#include "commands.hpp"
+
+namespace atomq::cli {
+
+namespace {
+
+struct ReportArgs {
+  std::vector<std::string> runs;
+  std::vector<std::string> outputs;
+  std::vector<std::string> baseline;
+  std::vector<std::string> pairs;
+  std::string table;
+  std::string title = "atomq bottleneck report";
+  bool quiet = false;
+};
+
+std::pair<std::string, std::string> split_pair(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
+    throw report::ReportError("--pair \"" + text + "\": expected LABEL_A:LABEL_B (labels as in the report's summary)");
+  return {text.substr(0, colon), text.substr(colon + 1)};
+}
+
+int run_report(const ReportArgs& args) {
+  // Refuse an unusable output name before any work.
+  for (const auto& out : args.outputs) {
+    if (report::report_format_for_path(out) == report::ReportFormat::kHtml && !report::html_supported())
+      throw report::ReportError(out + ": this atomq was built without Chart.js (libjs-chart.js); write .md or rebuild");
+  }
+  report::ReportRequest request;
+  request.title = args.title;
+  try {
+    for (const auto& path : args.runs) request.runs.push_back(report::load_run_document(path));
+    for (const auto& path : args.baseline) request.baseline_runs.push_back(report::load_run_document(path));
+  } catch (const report::RunDocumentError& e) {
+    fmt::print(stderr, "atomq: not a usable run document: {}\n", e.what());
+    return kExitError;
+  }
+  for (const auto& p : args.pairs) request.pairs.push_back(split_pair(p));
+
+  std::string chip;
+  for (const auto& run : request.runs)
+    if (chip.empty() && !run.profiles.empty()) chip = run.profiles.front().device.chip;
+  analyzer::SelectedTable table = analyzer::select_table(args.table, chip);
+  for (const auto& w : table.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  request.table = table.table;
+  request.table_path = table.path;
+  request.table_origin = table.origin;
+
+  const report::Report built = report::build_report(request);
+  for (const auto& out : args.outputs) report::write_report(built, out);
+  if (!args.quiet) fmt::print("{}\n", report::render_terminal_summary(built));
+  for (const auto& out : args.outputs) fmt::print("wrote {}\n", out);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, CommandRunner& selected) {
+  auto args = std::make_shared<ReportArgs>();
+  auto* sub = app.add_subcommand("report", "bottleneck report (HTML with charts, or Markdown) from run documents");
+  sub->add_option("runs", args->runs, "run documents written by `atomq analyze` or `atomq hist --analyze`")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_option("-o,--output", args->outputs, "report file: .html (self-contained, charts) or .md; repeatable")
+      ->required();
+  sub->add_option("--compare", args->baseline, "baseline run document(s): kernels matched by name, what changed")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--pair", args->pairs, "put two kernels side by side: LABEL_A:LABEL_B (default: the first two)");
+  sub->add_option("--table", args->table, "service-time table (default: calibrated or bundled for the runs' chip)");
+  sub->add_option("--title", args->title, "report title")->capture_default_str();
+  sub->add_flag("-q,--quiet", args->quiet, "no terminal summary");
+  sub->callback([args, &selected] { selected = [args] { return run_report(*args); }; });
+}
+
+}  // namespace atomq::cli

@@ -1,0 +1,26 @@
+// Recorded runs committed with atomq (analyzer/report/recorded/): run documents captured on a
+// GPU by atomq itself, replayed by `atomq demo` on machines without one. manifest.json lists
+// them with their provenance and the kernel pairs the demo puts side by side.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace atomq::report {
+
+struct RecordedSet {
+  std::string dir;
+  std::string provenance;                 // GPU, driver, atomq commit, date, commands
+  std::string table_chip;                 // the chip whose bundled table matches them
+  std::vector<std::string> run_paths;     // absolute (dir joined)
+  std::vector<std::pair<std::string, std::string>> pairs;  // kernel labels A, B
+};
+
+// The source tree's recorded/ folder (compiled in; the demo has --recorded to override it).
+std::string default_recorded_dir();
+
+// Reads dir/manifest.json; throws RunDocumentError naming the file and field.
+RecordedSet load_recorded_set(const std::string& dir);
+
+}  // namespace atomq::report

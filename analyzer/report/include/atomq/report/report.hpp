@@ -1,0 +1,93 @@
+// The bottleneck report: run documents evaluated with the current model on one service-time
+// table, rendered as Markdown (plain tables) or as one self-contained HTML file whose charts
+// are drawn by Chart.js, inlined at build time so the page opens offline.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/comparison.hpp"
+#include "atomq/report/run_document.hpp"
+
+namespace atomq::report {
+
+// A bad report request (unknown kernel label in a pair, no kernels at all, no HTML support).
+class ReportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ReportRequest {
+  std::string title = "atomq bottleneck report";
+  std::vector<RunDocument> runs;
+  std::vector<RunDocument> baseline_runs;  // --compare: kernels matched to runs by name
+  calibration::ServiceTable table;
+  std::string table_path, table_origin;
+  // Kernel labels to put side by side (A, B). Empty: the first two kernels, if any.
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::vector<std::string> notes;  // shown at the top, e.g. that recorded data is replayed
+};
+
+struct ReportKernel {
+  std::string label;  // unique within the report: the run label, plus the kernel when needed
+  std::string run_label;
+  model::KernelProfile profile;
+  model::KernelAnalysis analysis;
+  std::optional<double> duration_ns;
+  // The best predicted gain of any what-if, with the change that gives it.
+  std::optional<model::WhatIf> best_what_if;
+};
+
+struct ReportComparison {
+  std::string title;
+  std::string label_a, label_b;
+  model::KernelComparison result;  // its summary names the kernels by their report labels
+  // Measured kernel times from the profiles, shown even where the model's rows lack them
+  // (a kernel without shared atomics has no model inputs).
+  std::optional<double> duration_a_ns, duration_b_ns;
+};
+
+// S(n) at one (variant, pattern, e, c) slice of the table, exactly as calibrated.
+struct ServiceCurve {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  // (n, S)
+};
+
+struct Report {
+  std::string title;
+  std::vector<std::string> notes;
+  std::string table_path, table_origin;
+  calibration::Provenance table_provenance;
+  std::vector<ReportKernel> kernels;
+  std::vector<ReportKernel> baseline_kernels;
+  std::vector<ReportComparison> comparisons;  // --compare pairs first, then requested pairs
+  std::vector<std::string> unmatched;         // --compare kernels found on one side only
+  std::vector<ServiceCurve> service_curves;
+  int service_curve_lanes = 0;                // e of the plotted slices
+  std::vector<std::string> runs;              // one line per run: label, command, source, build
+};
+
+// Evaluates every profile with the current model; throws ReportError on a bad request.
+Report build_report(const ReportRequest& request);
+
+std::string render_markdown(const Report& report);
+// Throws ReportError when this build has no plotting library embedded (see html_supported).
+std::string render_html(const Report& report);
+bool html_supported();
+// A few lines per kernel and comparison for the terminal.
+std::string render_terminal_summary(const Report& report);
+
+enum class ReportFormat { kHtml, kMarkdown };
+// From the file name: .html/.htm or .md/.markdown; anything else is a ReportError.
+ReportFormat report_format_for_path(const std::string& path);
+// Renders in the format the path asks for and writes the file atomically.
+void write_report(const Report& report, const std::string& path);
+
+// Short kernel name: without template arguments, parameters and namespaces.
+std::string short_kernel_name(const std::string& full_name);
+
+}  // namespace atomq::report

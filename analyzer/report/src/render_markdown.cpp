@@ -1,0 +1,169 @@
+// The report as Markdown: headings, lists and plain pipe tables (no HTML), so it reads the
+// same in a terminal, a pull request or a wiki.
+#include <fmt/format.h>
+
+#include "atomq/model/analysis.hpp"
+#include "report_format.hpp"
+
+namespace atomq::report {
+
+using namespace detail;
+
+namespace {
+
+std::string cell(std::string text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += "\\|";
+    else if (ch == '\n') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
+void table_row(std::string& md, const std::vector<std::string>& cells) {
+  md += "|";
+  for (const auto& c : cells) md += " " + cell(c) + " |";
+  md += "\n";
+}
+
+void table_header(std::string& md, const std::vector<std::string>& cells) {
+  table_row(md, cells);
+  md += "|";
+  for (size_t i = 0; i < cells.size(); ++i) md += "---|";
+  md += "\n";
+}
+
+void summary_table(std::string& md, const std::vector<ReportKernel>& kernels) {
+  table_header(md, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "class",
+                    "best what-if", "predicted gain"});
+  for (const auto& k : kernels) {
+    const auto& a = k.analysis;
+    if (!a.evaluated) {
+      table_row(md, {k.label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-",
+                     model::to_string(a.utilization_class), "-", "-"});
+      continue;
+    }
+    table_row(md, {k.label, duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
+                   number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
+                   number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
+                   model::to_string(a.utilization_class), k.best_what_if ? k.best_what_if->change : "-",
+                   k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
+  }
+}
+
+void finding_section(std::string& md, const model::Finding& f) {
+  md += fmt::format("**{}** (`{}`)\n\n", f.title, model::to_string(f.kind));
+  if (!f.evidence.empty()) {
+    md += "Evidence:\n\n";
+    for (const auto& e : f.evidence) md += fmt::format("- {}: {}\n", e.name, evidence_value(e));
+    md += "\n";
+  }
+  for (const auto& d : f.details) md += "- " + d + "\n";
+  if (!f.details.empty()) md += "\n";
+  if (!f.recommendation.empty()) md += "Recommendation: " + f.recommendation + "\n\n";
+  if (!f.what_ifs.empty()) {
+    table_header(md, {"what if", "S (cycles)", "predicted U", "predicted time", "predicted gain", "in calibrated range"});
+    for (const auto& w : f.what_ifs)
+      table_row(md, {w.change, number(w.service_cycles), percent(w.predicted_utilization),
+                     duration(w.predicted_time_ns), speedup(w.speedup), w.outside_calibrated_range ? "no" : "yes"});
+    md += "\n";
+  }
+}
+
+void kernel_section(std::string& md, const ReportKernel& k) {
+  const auto& a = k.analysis;
+  md += fmt::format("### {}\n\n", k.label);
+  md += fmt::format("- kernel: `{}`\n", k.profile.kernel_name);
+  md += fmt::format("- launch: {}\n", launch_summary(k.profile));
+  md += fmt::format("- time: {}\n", duration(k.duration_ns));
+  if (a.evaluated) {
+    md += fmt::format("- class: **{}**; U mean {} (max over SMs {}; {} to {} with n̂ halved / doubled)\n",
+                      model::to_string(a.utilization_class), percent(a.utilization.mean), percent(a.utilization.max),
+                      percent(a.utilization.low), percent(a.utilization.high));
+    md += fmt::format("- n̂ = {} warps ({}), e = {}, c = {}, k = {}, S = {} cycles per warp instruction\n",
+                      number(a.queue_length), a.queue_length_method, number(a.inputs.active_lanes),
+                      number(a.inputs.cas_share), number(a.inputs.wavefronts_per_instruction),
+                      number(a.utilization.service.cycles));
+    md += fmt::format("- {}: response {} cycles, unloaded latency {} cycles\n", a.boundness.verdict,
+                      number(a.boundness.response_cycles), number(a.boundness.unloaded_latency_cycles));
+  }
+  md += "\n";
+  if (const auto* head = headline_finding(a)) finding_section(md, *head);
+  for (const auto* f : other_findings(a)) finding_section(md, *f);
+  if (!a.notes.empty()) {
+    md += "Notes:\n\n";
+    for (const auto& n : a.notes) md += "- " + n + "\n";
+    md += "\n";
+  }
+}
+
+void comparison_section(std::string& md, const ReportComparison& c) {
+  md += fmt::format("### {}\n\n", c.title);
+  md += c.result.summary + "\n\n";
+  if (c.duration_a_ns && c.duration_b_ns && *c.duration_b_ns > 0)
+    md += fmt::format("Measured kernel time: {} (A) -> {} (B): {}.\n\n", duration(c.duration_a_ns),
+                      duration(c.duration_b_ns), b_against_a(*c.duration_a_ns, *c.duration_b_ns));
+  if (!comparison_rows(c).empty()) {
+    table_header(md, {"quantity", "A: " + c.label_a, "B: " + c.label_b, "B / A"});
+    for (const auto& r : comparison_rows(c))
+      table_row(md, {r.quantity, comparison_value(r, r.a), comparison_value(r, r.b), ratio(r.ratio)});
+    md += "\n";
+  }
+  for (const auto& f : c.result.findings) finding_section(md, f);
+}
+
+}  // namespace
+
+std::string render_markdown(const Report& report) {
+  std::string md = "# " + report.title + "\n\n";
+  for (const auto& note : report.notes) md += "> " + note + "\n>\n";
+  if (!report.notes.empty()) md.resize(md.size() - 2), md += "\n";
+  const auto& p = report.table_provenance;
+  md += fmt::format("Service-time table: `{}` ({}): {} {}, {} grid, driver {}, measured {} by atomq {}.\n\n",
+                    report.table_path, report.table_origin, p.gpu_name, p.chip, p.grid_name, p.driver_release,
+                    p.created_utc, p.atomq_commit);
+  md += "U is the share of time the SM's shared atomic unit is busy (queueing model, docs/model.md); "
+        "n̂ warps in flight, e active lanes, c CAS share, k wavefronts per instruction, S the calibrated "
+        "service time.\n\n";
+
+  md += "## Summary\n\n";
+  summary_table(md, report.kernels);
+  md += "\n";
+  if (!report.baseline_kernels.empty()) {
+    md += "Baseline (`--compare`):\n\n";
+    summary_table(md, report.baseline_kernels);
+    md += "\n";
+  }
+
+  if (!report.comparisons.empty() || !report.unmatched.empty()) {
+    md += "## Comparisons\n\n";
+    for (const auto& c : report.comparisons) comparison_section(md, c);
+    for (const auto& u : report.unmatched) md += "- unmatched: " + u + "\n";
+    if (!report.unmatched.empty()) md += "\n";
+  }
+
+  md += "## Kernels\n\n";
+  for (const auto& k : report.kernels) kernel_section(md, k);
+  for (const auto& k : report.baseline_kernels) kernel_section(md, k);
+
+  if (!report.service_curves.empty()) {
+    md += fmt::format("## Service time S(n) of the table (e = {}, cycles per warp instruction)\n\n",
+                      report.service_curve_lanes);
+    std::vector<std::string> header{"n (warps)"};
+    for (const auto& c : report.service_curves) header.push_back(c.name);
+    table_header(md, header);
+    for (size_t i = 0; i < report.service_curves.front().points.size(); ++i) {
+      std::vector<std::string> row{number(report.service_curves.front().points[i].first)};
+      for (const auto& c : report.service_curves) row.push_back(number(c.points[i].second));
+      table_row(md, row);
+    }
+    md += "\n";
+  }
+
+  md += "## Runs\n\n";
+  for (const auto& r : report.runs) md += "- " + r + "\n";
+  return md;
+}
+
+}  // namespace atomq::report

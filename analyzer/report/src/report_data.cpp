@@ -1,0 +1,190 @@
+// Building the report: evaluate every recorded profile with the current model, pick the
+// comparisons, and take the S(n) curves from the table that was used.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <map>
+
+#include "atomq/model/metric_names.hpp"
+#include "atomq/model/service_time.hpp"
+#include "atomq/report/report.hpp"
+
+namespace atomq::report {
+
+namespace {
+
+std::string strip_template_arguments(const std::string& name) {
+  std::string out;
+  int depth = 0;
+  for (char ch : name) {
+    if (ch == '<') ++depth;
+    else if (ch == '>' && depth > 0) --depth;
+    else if (depth == 0) out += ch;
+  }
+  return out;
+}
+
+std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs,
+                                        const model::ServiceTimeModel& service) {
+  std::vector<ReportKernel> kernels;
+  for (const auto& run : runs) {
+    std::map<std::string, int> seen;  // short name -> launches so far in this run
+    for (const auto& profile : run.profiles) ++seen[short_kernel_name(profile.kernel_name)];
+    std::map<std::string, int> index;
+    for (const auto& profile : run.profiles) {
+      ReportKernel k;
+      const std::string name = short_kernel_name(profile.kernel_name);
+      const int nth = ++index[name];
+      k.run_label = run.label;
+      k.label = run.profiles.size() == 1 ? run.label : run.label + "/" + name;
+      if (seen[name] > 1) k.label += "#" + std::to_string(nth);
+      k.profile = profile;
+      k.analysis = model::analyze(profile, service);
+      k.duration_ns = profile.counter(model::metric::kDurationNs);
+      for (const auto& finding : k.analysis.findings)
+        for (const auto& w : finding.what_ifs)
+          if (!k.best_what_if || w.speedup > k.best_what_if->speedup) k.best_what_if = w;
+      kernels.push_back(std::move(k));
+    }
+  }
+  return kernels;
+}
+
+const ReportKernel& find_kernel(const std::vector<ReportKernel>& kernels, const std::string& label) {
+  for (const auto& k : kernels)
+    if (k.label == label) return k;
+  std::string known;
+  for (const auto& k : kernels) known += (known.empty() ? "" : ", ") + k.label;
+  throw ReportError("no kernel labelled \"" + label + "\" in the report (kernels: " + known + ")");
+}
+
+std::vector<ServiceCurve> curves_from_table(const calibration::ServiceTable& table, int lanes) {
+  using calibration::OpVariant;
+  struct Slice {
+    const char* name;
+    OpVariant variant;
+    int conflict_degree;
+    double cas_share;
+  };
+  const Slice slices[] = {
+      {"ATOMS.ADD, distinct banks", OpVariant::kAdd, 1, 0.0},
+      {"ATOMS.ADD, 4-way bank conflict", OpVariant::kAdd, 4, 0.0},
+      {"ATOMS.ADD, 32-way bank conflict", OpVariant::kAdd, 32, 0.0},
+      {"ATOMS.ADD, one address", OpVariant::kAdd, 0, 0.0},
+      {"ATOMS.POPC.INC, one address", OpVariant::kPopcInc, 0, 0.0},
+      {"ATOMS.CAS (c = 1), distinct banks", OpVariant::kAdd, 1, 1.0},
+  };
+  std::vector<ServiceCurve> curves;
+  for (const auto& slice : slices) {
+    ServiceCurve curve;
+    curve.name = slice.name;
+    for (int n : table.axes.n) {
+      const auto* cell = table.find(n, lanes, slice.cas_share, slice.variant,
+                                    calibration::Pattern{slice.conflict_degree});
+      if (cell) curve.points.emplace_back(n, cell->s);
+    }
+    // A table without this slice (another grid) simply does not get the curve.
+    if (curve.points.size() == table.axes.n.size() && !curve.points.empty()) curves.push_back(std::move(curve));
+    else spdlog::debug("report: table has no complete slice for \"{}\"", slice.name);
+  }
+  return curves;
+}
+
+// The model's summary names kernels by their full (often templated) names; the report's
+// labels are shorter and tell two launches of one kernel apart.
+std::string with_labels(std::string summary, const ReportKernel& a, const ReportKernel& b) {
+  std::vector<const ReportKernel*> pending{&a, &b};  // the same name twice: A comes first
+  size_t from = 0;
+  while (!pending.empty()) {
+    size_t best_at = std::string::npos, best = 0;
+    for (size_t i = 0; i < pending.size(); ++i) {
+      const std::string& name = pending[i]->analysis.kernel_name;
+      const auto at = name.empty() ? std::string::npos : summary.find(name, from);
+      if (at < best_at) best_at = at, best = i;
+    }
+    if (best_at == std::string::npos) break;
+    summary.replace(best_at, pending[best]->analysis.kernel_name.size(), pending[best]->label);
+    from = best_at + pending[best]->label.size();
+    pending.erase(pending.begin() + static_cast<long>(best));
+  }
+  return summary;
+}
+
+ReportComparison side_by_side(std::string title, const ReportKernel& a, const ReportKernel& b) {
+  ReportComparison c{std::move(title), a.label, b.label, model::compare(a.analysis, b.analysis), a.duration_ns,
+                     b.duration_ns};
+  c.result.summary = with_labels(c.result.summary, a, b);
+  return c;
+}
+
+}  // namespace
+
+std::string short_kernel_name(const std::string& full_name) {
+  std::string name = strip_template_arguments(full_name);
+  const std::string anonymous = "(anonymous namespace)::";
+  for (auto pos = name.find(anonymous); pos != std::string::npos; pos = name.find(anonymous))
+    name.erase(pos, anonymous.size());
+  if (const auto paren = name.find('('); paren != std::string::npos) name.resize(paren);
+  if (const auto space = name.find_last_of(' '); space != std::string::npos) name = name.substr(space + 1);
+  if (const auto scope = name.rfind("::"); scope != std::string::npos) name = name.substr(scope + 2);
+  return name.empty() ? full_name : name;
+}
+
+Report build_report(const ReportRequest& request) {
+  Report report;
+  report.title = request.title;
+  report.notes = request.notes;
+  report.table_path = request.table_path;
+  report.table_origin = request.table_origin;
+  report.table_provenance = request.table.provenance;
+  const model::ServiceTimeModel service(request.table);
+
+  report.kernels = evaluate_runs(request.runs, service);
+  report.baseline_kernels = evaluate_runs(request.baseline_runs, service);
+  if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
+  for (const auto* runs : {&request.runs, &request.baseline_runs})
+    for (const auto& run : *runs) {
+      std::string line = run.label + ": `" + run.command + "` (" + (run.source.empty() ? "unknown source" : run.source);
+      if (!run.atomq_commit.empty()) line += ", recorded by atomq " + run.atomq_version + " " + run.atomq_commit;
+      line += runs == &request.baseline_runs ? ", baseline)" : ")";
+      report.runs.push_back(line);
+    }
+
+  // --compare: the i-th launch of a kernel in the baseline against the i-th in the runs.
+  if (!request.baseline_runs.empty()) {
+    std::map<std::string, int> used_base, used_current;
+    std::vector<bool> base_matched(report.baseline_kernels.size(), false);
+    for (const auto& current : report.kernels) {
+      const std::string& name = current.profile.kernel_name;
+      const int nth = used_current[name]++;
+      int seen = 0;
+      bool matched = false;
+      for (size_t b = 0; b < report.baseline_kernels.size() && !matched; ++b) {
+        if (report.baseline_kernels[b].profile.kernel_name != name || seen++ != nth) continue;
+        const auto& base = report.baseline_kernels[b];
+        report.comparisons.push_back(side_by_side("baseline " + base.label + " -> " + current.label, base, current));
+        base_matched[b] = matched = true;
+      }
+      if (!matched) report.unmatched.push_back(current.label + " (not in the baseline)");
+    }
+    for (size_t b = 0; b < base_matched.size(); ++b)
+      if (!base_matched[b]) report.unmatched.push_back(report.baseline_kernels[b].label + " (baseline only)");
+  }
+
+  auto pairs = request.pairs;
+  if (pairs.empty() && request.baseline_runs.empty() && report.kernels.size() >= 2)
+    pairs.emplace_back(report.kernels[0].label, report.kernels[1].label);
+  for (const auto& [label_a, label_b] : pairs) {
+    const auto& a = find_kernel(report.kernels, label_a);
+    const auto& b = find_kernel(report.kernels, label_b);
+    report.comparisons.push_back(side_by_side(a.label + " vs " + b.label, a, b));
+  }
+
+  report.service_curve_lanes = request.table.axes.e.empty() ? 0 : request.table.axes.e.back();
+  report.service_curves = curves_from_table(request.table, report.service_curve_lanes);
+  spdlog::info("report: {} kernel(s), {} comparison(s), {} S(n) curve(s)", report.kernels.size(),
+               report.comparisons.size(), report.service_curves.size());
+  return report;
+}
+
+}  // namespace atomq::report

@@ -1,0 +1,107 @@
+#include "report_format.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace atomq::report::detail {
+
+namespace {
+
+std::string group_thousands(long long v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+}  // namespace
+
+std::string percent(double fraction) { return fmt::format("{:.0f}%", 100.0 * fraction); }
+
+std::string number(double value) {
+  if (!std::isfinite(value)) return "-";
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 10000) return group_thousands(std::llround(value));
+  if (magnitude >= 100) return fmt::format("{:.0f}", value);
+  if (magnitude >= 10) return fmt::format("{:.1f}", value);
+  if (magnitude == 0) return "0";
+  return fmt::format("{:.3g}", value);
+}
+
+std::string duration(std::optional<double> ns) {
+  if (!ns) return "-";
+  if (*ns >= 1e6) return fmt::format("{:.3f} ms", *ns / 1e6);
+  if (*ns >= 1e3) return fmt::format("{:.1f} us", *ns / 1e3);
+  return fmt::format("{:.0f} ns", *ns);
+}
+
+std::string speedup(double factor) { return fmt::format("{:.2f}x", factor); }
+
+std::string b_against_a(double a_ns, double b_ns) {
+  if (a_ns <= 0 || b_ns <= 0) return "-";
+  return a_ns >= b_ns ? fmt::format("B is {} faster", speedup(a_ns / b_ns))
+                      : fmt::format("B is {} slower", speedup(b_ns / a_ns));
+}
+
+std::string evidence_value(const model::Evidence& e) {
+  if (e.unit == "fraction") return percent(e.value);
+  return e.unit.empty() ? number(e.value) : number(e.value) + " " + e.unit;
+}
+
+std::string launch_summary(const model::KernelProfile& p) {
+  std::string s = fmt::format("grid {} x block {}", p.launch.blocks(), p.launch.threads_per_block());
+  if (!p.device.name.empty()) s += ", " + p.device.name;
+  if (p.device.sm_count > 0) s += fmt::format(" ({} SMs)", p.device.sm_count);
+  if (p.shared_atomic_variant) s += ", shared atomics " + std::string(*p.shared_atomic_variant == "popc_inc" ? "ATOMS.POPC.INC" : "ATOMS.ADD");
+  return s;
+}
+
+std::string ratio(const std::optional<double>& r) { return r ? fmt::format("{:.3g}x", *r) : "-"; }
+
+std::string comparison_value(const model::ComparisonRow& row, double v) {
+  if (row.unit == "fraction") return percent(v);
+  if (row.unit == "ns") return duration(v);
+  return number(v);
+}
+
+std::vector<model::ComparisonRow> comparison_rows(const ReportComparison& c) {
+  std::vector<model::ComparisonRow> rows = c.result.rows;
+  bool has_duration = false;
+  for (const auto& r : rows) has_duration |= r.unit == "ns";
+  if (!has_duration && c.duration_a_ns && c.duration_b_ns) {
+    model::ComparisonRow r{"measured kernel time", "ns", *c.duration_a_ns, *c.duration_b_ns, std::nullopt};
+    if (r.a > 0) r.ratio = r.b / r.a;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+const model::Finding* headline_finding(const model::KernelAnalysis& a) {
+  if (const auto* f = a.find(model::FindingKind::kUtilization)) return f;
+  if (const auto* f = a.find(model::FindingKind::kInsufficientData)) return f;
+  return a.findings.empty() ? nullptr : &a.findings.front();
+}
+
+std::vector<const model::Finding*> other_findings(const model::KernelAnalysis& a) {
+  const model::Finding* head = headline_finding(a);
+  std::vector<const model::Finding*> out;
+  for (const auto& f : a.findings)
+    if (&f != head) out.push_back(&f);
+  return out;
+}
+
+std::string main_recommendation(const ReportKernel& k) {
+  const model::Finding* best = nullptr;
+  double best_gain = 0;
+  for (const auto& f : k.analysis.findings)
+    for (const auto& w : f.what_ifs)
+      if (!f.recommendation.empty() && w.speedup > best_gain) best = &f, best_gain = w.speedup;
+  if (best) return best->recommendation;
+  const auto* head = headline_finding(k.analysis);
+  return head ? head->recommendation : "";
+}
+
+}  // namespace atomq::report::detail

@@ -1,0 +1,31 @@
+// Writing a report: the format follows the file name; files are replaced atomically.
+#include <cctype>
+
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/report/report.hpp"
+
+namespace atomq::report {
+
+namespace {
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+ReportFormat report_format_for_path(const std::string& path) {
+  std::string lower;
+  for (char ch : path) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (ends_with(lower, ".html") || ends_with(lower, ".htm")) return ReportFormat::kHtml;
+  if (ends_with(lower, ".md") || ends_with(lower, ".markdown")) return ReportFormat::kMarkdown;
+  throw ReportError(path + ": the report is written as .html or .md; name the output file so");
+}
+
+void write_report(const Report& report, const std::string& path) {
+  const std::string text =
+      report_format_for_path(path) == ReportFormat::kHtml ? render_html(report) : render_markdown(report);
+  calibration::write_file_atomically(path, text);
+}
+
+}  // namespace atomq::report

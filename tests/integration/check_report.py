@@ -1,0 +1,92 @@
+"""Execute `atomq report` on the recorded H200 runs (Markdown and HTML, --compare, --pair) and
+on bad input; validate the files and the error messages. Needs no GPU."""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+atomq, recorded, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+work.mkdir(parents=True, exist_ok=True)
+hist = recorded / "hist"
+
+
+def report(*args):
+    return subprocess.run([atomq, "report", *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def check_tables(markdown):
+    """Every pipe table: a header, a --- separator, rows with as many cells as the header."""
+    lines = markdown.splitlines()
+    i = 0
+    tables = 0
+    while i < len(lines):
+        if lines[i].startswith("|"):
+            cells = len(re.split(r"(?<!\\)\|", lines[i])) - 2
+            assert re.fullmatch(r"\|(---\|)+", lines[i + 1]), lines[i + 1]
+            assert lines[i + 1].count("---") == cells, (lines[i], lines[i + 1])
+            i += 2
+            while i < len(lines) and lines[i].startswith("|"):
+                assert len(re.split(r"(?<!\\)\|", lines[i])) - 2 == cells, lines[i]
+                i += 1
+            tables += 1
+        else:
+            i += 1
+    return tables
+
+
+runs = [hist / f"{v}-{i}.json" for i in ("single", "uniform")
+        for v in ("naive_global", "block_private", "warp_replicated", "lane_replicated")]
+md, html = work / "report.md", work / "report.html"
+p = report(*runs, recorded / "multi_kernel_app.json", "-o", md, "-o", html,
+           "--pair", "multi_kernel_app/add_conflict32:multi_kernel_app/popc_distinct")
+assert p.returncode == 0, p.stdout + p.stderr
+print(p.stdout)
+assert f"wrote {md}" in p.stdout and f"wrote {html}" in p.stdout
+text = md.read_text()
+assert "<" not in text.replace("<unsigned", "").replace("<float", ""), "Markdown holds HTML"
+assert check_tables(text) >= 4
+for r in runs:
+    assert f"| {r.stem} |" in text, r.stem
+# The test program's 32-way conflict kernel is atomic-bound, with a replication what-if > 1x.
+row = next(l for l in text.splitlines() if l.startswith("| multi_kernel_app/add_conflict32 |"))
+cells = [c.strip() for c in row.strip("|").split("|")]
+assert cells[9] == "severe", cells
+assert float(cells[11].rstrip("x")) > 1.5, cells
+assert re.search(r"^\| replicate \d+x: k from 32\.0", text, re.M), "replication what-if"
+# The global-atomic kernel has no shared atomics: the shared unit is idle.
+row = next(l for l in text.splitlines() if l.startswith("| naive_global-single |"))
+assert [c.strip() for c in row.strip("|").split("|")][2] == "0%", row
+assert "### multi_kernel_app/add_conflict32 vs multi_kernel_app/popc_distinct" in text
+assert "S(n) of the table" in text
+
+page = html.read_text()
+assert page.startswith("<!DOCTYPE html>") and "<script src" not in page and "http://" not in page.split("Chart.js v")[0]
+data = json.loads(re.search(r'<script type="application/json" id="atomq-report-data">(.*?)</script>', page, re.S)
+                  .group(1).replace("<\\/", "</"))
+assert len(data["kernels"]) == 14 and data["curves"] and data["comparisons"], data.keys()
+assert page.count('data-atomq-chart="') >= 4
+
+# --compare: the same kernel before (block_private, one value) and after (uniform input).
+cmp_md = work / "compare.md"
+p = report(hist / "block_private-uniform.json", "--compare", hist / "block_private-single.json", "-o", cmp_md)
+assert p.returncode == 0, p.stderr
+assert "### baseline block_private-single -> block_private-uniform" in cmp_md.read_text()
+
+# Bad input: one line naming the file and the field, exit 1.
+not_run = work / "not_a_run.json"
+not_run.write_text(json.dumps({"format": "atomq.service_table", "version": 1}))
+wrong_version = work / "wrong_version.json"
+doc = json.loads(runs[0].read_text())
+doc["version"] = 9
+wrong_version.write_text(json.dumps(doc))
+for bad, field in ((not_run, '"format"'), (wrong_version, '"version"')):
+    p = report(bad, "-o", work / "bad.md")
+    assert p.returncode == 1, (bad, p.stdout, p.stderr)
+    assert str(bad) in p.stderr and field in p.stderr and p.stderr.count("\n") == 1, p.stderr
+p = report(runs[0], "-o", work / "report.pdf")
+assert p.returncode == 1 and ".html or .md" in p.stderr, p.stderr
+p = report(runs[0], runs[1], "--pair", "nope:naive_global-single", "-o", work / "bad.md")
+assert p.returncode == 1 and "nope" in p.stderr and "naive_global-single" in p.stderr, p.stderr
+assert not (work / "bad.md").exists()
+print("report CLI: ok")

@@ -1,0 +1,31 @@
+# Tests of the bottleneck report and the demo (analyzer/report/), included from
+# tests/CMakeLists.txt. Unit: the report from the recorded H200 runs, on the build machine.
+# Integration: `atomq report` and `atomq demo` executed, the HTML rendered in headless Chromium.
+add_executable(atomq_report_unit_tests
+  ${CMAKE_CURRENT_LIST_DIR}/report/run_document_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report/report_test.cpp)
+target_link_libraries(atomq_report_unit_tests PRIVATE atomq_report nlohmann_json::nlohmann_json GTest::gtest_main)
+# analysis_run.hpp only for its schema constants (the report must agree with the writer).
+target_include_directories(atomq_report_unit_tests PRIVATE ${PROJECT_SOURCE_DIR}/analyzer/include)
+target_compile_definitions(atomq_report_unit_tests PRIVATE
+  ATOMQ_BUNDLED_TABLE_DIR="${ATOMQ_BUNDLED_TABLE_DIR}"
+  ATOMQ_RECORDED_RUNS_DIR="${PROJECT_SOURCE_DIR}/analyzer/report/recorded")
+gtest_discover_tests(atomq_report_unit_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+
+set(report_work ${CMAKE_CURRENT_BINARY_DIR}/report_work)
+add_test(NAME integration.report_cli
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/integration/check_report.py
+          ${ATOMQ_CLI} ${PROJECT_SOURCE_DIR}/analyzer/report/recorded ${report_work}/cli)
+set_tests_properties(integration.report_cli PROPERTIES LABELS integration)
+
+# Skips (exit 77, reason printed) only where no Chromium can start; CI installs it.
+add_test(NAME integration.report_html_chromium
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/integration/check_report_html.py
+          ${ATOMQ_CLI} ${PROJECT_SOURCE_DIR}/analyzer/report/recorded ${report_work}/html)
+set_tests_properties(integration.report_html_chromium PROPERTIES LABELS integration
+  SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+add_test(NAME integration.demo
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/integration/check_demo.py
+          ${ATOMQ_CLI} ${report_work}/demo)
+set_tests_properties(integration.demo PROPERTIES LABELS integration TIMEOUT 600)

@@ -1,0 +1,188 @@
+// The report built from the recorded H200 runs on the bundled GH100 table: what the model
+// concludes per kernel, the comparisons, and the Markdown and HTML renderings.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "atomq/model/service_time.hpp"
+#include "atomq/report/recorded.hpp"
+#include "atomq/report/report.hpp"
+
+namespace atomq::report {
+namespace {
+
+std::string recorded(const std::string& name) { return std::string(ATOMQ_RECORDED_RUNS_DIR) + "/" + name; }
+
+ReportRequest recorded_request() {
+  ReportRequest request;
+  const RecordedSet set = load_recorded_set(ATOMQ_RECORDED_RUNS_DIR);
+  for (const auto& path : set.run_paths) request.runs.push_back(load_run_document(path));
+  const auto table = model::bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
+  EXPECT_TRUE(table.has_value());
+  request.table = calibration::load_service_table(*table);
+  request.table_path = *table;
+  request.table_origin = "bundled";
+  return request;
+}
+
+const ReportKernel& kernel(const Report& r, const std::string& label) {
+  for (const auto& k : r.kernels)
+    if (k.label == label) return k;
+  throw std::runtime_error("no kernel " + label);
+}
+
+TEST(ShortKernelName, DropsReturnTypeNamespacesTemplatesAndParameters) {
+  EXPECT_EQ(short_kernel_name("void atomq::microbench::kernels::hist_lane_replicated_kernel<unsigned char, true>"
+                              "(atomq::microbench::kernels::HistArgs)"),
+            "hist_lane_replicated_kernel");
+  EXPECT_EQ(short_kernel_name("add_conflict32(unsigned int*)"), "add_conflict32");
+  EXPECT_EQ(short_kernel_name("(anonymous namespace)::k<std::pair<int, int>>(int)"), "k");
+  EXPECT_EQ(short_kernel_name("plain"), "plain");
+}
+
+TEST(Report, EvaluatesEveryRecordedKernelWithTheCurrentModel) {
+  const Report r = build_report(recorded_request());
+  ASSERT_EQ(r.kernels.size(), 14u);
+  for (const auto& k : r.kernels) EXPECT_TRUE(k.analysis.evaluated) << k.label;
+
+  // The 32-way bank conflict of the test program saturates the unit; replication pays.
+  const auto& conflict = kernel(r, "multi_kernel_app/add_conflict32");
+  EXPECT_EQ(conflict.analysis.utilization_class, model::UtilizationClass::kSevere);
+  EXPECT_NEAR(conflict.analysis.inputs.wavefronts_per_instruction, 32.0, 0.5);
+  ASSERT_TRUE(conflict.best_what_if.has_value());
+  EXPECT_GT(conflict.best_what_if->speedup, 1.5);
+  const auto* conflict_finding = conflict.analysis.find(model::FindingKind::kHighUtilizationHighConflict);
+  ASSERT_NE(conflict_finding, nullptr);
+  bool replication = false;
+  for (const auto& w : conflict_finding->what_ifs)
+    replication |= w.change.rfind("replicate", 0) == 0 && w.speedup > 1.5;
+  EXPECT_TRUE(replication) << "a replication what-if with a predicted gain";
+
+  // The global-memory histogram has no shared atomics: the shared unit is idle (U = 0).
+  const auto& naive = kernel(r, "naive_global-single");
+  EXPECT_EQ(naive.analysis.utilization_class, model::UtilizationClass::kNotAtomicBound);
+  EXPECT_EQ(naive.analysis.utilization.mean, 0.0);
+
+  // The kernel without atomics is never reported as atomic-bound.
+  EXPECT_EQ(kernel(r, "multi_kernel_app/no_atomics").analysis.utilization_class,
+            model::UtilizationClass::kNotAtomicBound);
+  EXPECT_EQ(r.service_curve_lanes, 32);
+  EXPECT_GE(r.service_curves.size(), 5u);
+  for (const auto& c : r.service_curves) EXPECT_EQ(c.points.size(), 10u) << c.name;
+}
+
+TEST(Report, ComparesRequestedPairsAndDefaultsToTheFirstTwo) {
+  ReportRequest request = recorded_request();
+  Report r = build_report(request);
+  ASSERT_EQ(r.comparisons.size(), 1u);
+  EXPECT_EQ(r.comparisons[0].label_a, "naive_global-single");
+  EXPECT_EQ(r.comparisons[0].label_b, "block_private-single");
+
+  request.pairs = {{"multi_kernel_app/add_conflict32", "multi_kernel_app/popc_distinct"}};
+  r = build_report(request);
+  ASSERT_EQ(r.comparisons.size(), 1u);
+  const auto& c = r.comparisons[0].result;
+  EXPECT_FALSE(c.rows.empty());
+  // The summary speaks of the report's labels, not the full kernel names.
+  EXPECT_NE(c.summary.find("multi_kernel_app/add_conflict32"), std::string::npos) << c.summary;
+  EXPECT_EQ(c.summary.find("(unsigned int*)"), std::string::npos) << c.summary;
+  ASSERT_TRUE(r.comparisons[0].duration_a_ns && r.comparisons[0].duration_b_ns);
+
+  request.pairs = {{"no_such_kernel", "naive_global-single"}};
+  try {
+    build_report(request);
+    FAIL();
+  } catch (const ReportError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no_such_kernel"), std::string::npos);
+    EXPECT_NE(what.find("lane_replicated-uniform"), std::string::npos) << "lists the labels there are";
+  }
+}
+
+TEST(Report, CompareMatchesKernelsByNameAgainstTheBaseline) {
+  ReportRequest request = recorded_request();
+  request.runs = {load_run_document(recorded("hist/block_private-uniform.json"))};
+  request.baseline_runs = {load_run_document(recorded("hist/block_private-single.json"))};
+  Report r = build_report(request);
+  ASSERT_EQ(r.comparisons.size(), 1u);
+  EXPECT_EQ(r.comparisons[0].label_a, "block_private-single");
+  EXPECT_EQ(r.comparisons[0].label_b, "block_private-uniform");
+  EXPECT_TRUE(r.unmatched.empty());
+
+  request.baseline_runs = {load_run_document(recorded("hist/naive_global-single.json"))};
+  r = build_report(request);
+  EXPECT_TRUE(r.comparisons.empty());
+  EXPECT_EQ(r.unmatched.size(), 2u);
+}
+
+TEST(Report, NoKernelsIsAnError) {
+  ReportRequest request = recorded_request();
+  request.runs.clear();
+  EXPECT_THROW(build_report(request), ReportError);
+}
+
+TEST(ReportMarkdown, PlainTablesWithEveryKernelAndItsClass) {
+  ReportRequest request = recorded_request();
+  request.notes = {"replayed"};
+  const Report r = build_report(request);
+  const std::string md = render_markdown(r);
+  EXPECT_EQ(md.rfind("# atomq bottleneck report\n", 0), 0u);
+  EXPECT_NE(md.find("> replayed"), std::string::npos);
+  for (const auto& k : r.kernels) {
+    const std::string row = "| " + k.label + " |";
+    const auto at = md.find(row);
+    ASSERT_NE(at, std::string::npos) << k.label;
+    const std::string line = md.substr(at, md.find('\n', at) - at);
+    EXPECT_NE(line.find("| " + model::to_string(k.analysis.utilization_class) + " |"), std::string::npos) << line;
+  }
+  const auto conflict = md.find("| multi_kernel_app/add_conflict32 |");
+  const std::string line = md.substr(conflict, md.find('\n', conflict) - conflict);
+  EXPECT_NE(line.find("| severe |"), std::string::npos) << line;
+  EXPECT_NE(md.find("| replicate "), std::string::npos) << "the replication what-if row";
+  EXPECT_NE(md.find("Recommendation: "), std::string::npos);
+  EXPECT_NE(md.find("## Service time S(n) of the table (e = 32"), std::string::npos);
+  EXPECT_NE(md.find("## Comparisons"), std::string::npos);
+  // No HTML: the only '<' are in C++ kernel names (inside backticks).
+  EXPECT_EQ(std::regex_search(md, std::regex("<(table|div|br|p|span)[ >]")), false);
+}
+
+TEST(ReportFormat, FollowsTheFileName) {
+  EXPECT_EQ(report_format_for_path("out/R.HTML"), ReportFormat::kHtml);
+  EXPECT_EQ(report_format_for_path("r.md"), ReportFormat::kMarkdown);
+  EXPECT_THROW(report_format_for_path("r.pdf"), ReportError);
+}
+
+TEST(ReportHtml, SelfContainedWithChartsAndTheirData) {
+  if (!html_supported()) GTEST_SKIP() << "built without libjs-chart.js: HTML is refused (see ReportHtml test below)";
+  const Report r = build_report(recorded_request());
+  const std::string page = render_html(r);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(page.find("<script src"), std::string::npos) << "no external script";
+  EXPECT_EQ(page.find("<link"), std::string::npos) << "no external style";
+  EXPECT_NE(page.find("Chart.js v3"), std::string::npos) << "the library is inlined";
+  std::smatch m;
+  const std::string marker = "<script type=\"application/json\" id=\"atomq-report-data\">";
+  const auto start = page.find(marker);
+  ASSERT_NE(start, std::string::npos);
+  const auto end = page.find("</script>", start);
+  std::string data_text = page.substr(start + marker.size(), end - start - marker.size());
+  for (auto pos = data_text.find("<\\/"); pos != std::string::npos; pos = data_text.find("<\\/")) data_text.replace(pos, 3, "</");
+  const auto data = nlohmann::json::parse(data_text);
+  EXPECT_EQ(data["kernels"].size(), 14u);
+  EXPECT_GE(data["curves"].size(), 5u);
+  EXPECT_EQ(data["comparisons"].size(), 1u);
+  // utilization, what-if, one comparison, the S(n) curves.
+  size_t canvases = 0;
+  for (auto pos = page.find("data-atomq-chart=\""); pos != std::string::npos; pos = page.find("data-atomq-chart=\"", pos + 1))
+    ++canvases;
+  EXPECT_EQ(canvases, 4u);
+}
+
+TEST(ReportHtml, RefusedWithoutThePlottingLibrary) {
+  if (html_supported()) GTEST_SKIP() << "this build embeds Chart.js";
+  EXPECT_THROW(render_html(build_report(recorded_request())), ReportError);
+}
+
+}  // namespace
+}  // namespace atomq::report

@@ -1,0 +1,97 @@
+// Reading run documents for the report: the recorded H200 runs load, and each kind of bad
+// input is refused with the file and the field named.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "atomq/analyzer/analysis_run.hpp"
+#include "atomq/report/recorded.hpp"
+#include "atomq/report/run_document.hpp"
+
+namespace atomq::report {
+namespace {
+
+using nlohmann::json;
+
+std::string recorded(const std::string& name) { return std::string(ATOMQ_RECORDED_RUNS_DIR) + "/" + name; }
+
+json valid_document() {
+  std::ifstream in(recorded("hist/block_private-single.json"));
+  return json::parse(in);
+}
+
+void expect_error_naming(const std::string& text, const std::vector<std::string>& fragments) {
+  try {
+    parse_run_document(text, "doc.json");
+    FAIL() << "accepted: " << text.substr(0, 200);
+  } catch (const RunDocumentError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("doc.json", 0), 0u) << what;
+    for (const auto& f : fragments) EXPECT_NE(what.find(f), std::string::npos) << "missing \"" << f << "\" in: " << what;
+  }
+}
+
+TEST(RunDocument, SchemaAgreesWithTheWriter) {
+  json doc = valid_document();
+  EXPECT_EQ(doc["format"], analyzer::kAnalysisRunFormat);
+  EXPECT_EQ(doc["version"], analyzer::kAnalysisRunVersion);
+}
+
+TEST(RunDocument, RecordedRunsLoadWithTheirProvenance) {
+  const RecordedSet set = load_recorded_set(ATOMQ_RECORDED_RUNS_DIR);
+  EXPECT_NE(set.provenance.find("H200"), std::string::npos);
+  EXPECT_EQ(set.table_chip, "GH100");
+  ASSERT_EQ(set.run_paths.size(), 9u);
+  size_t kernels = 0;
+  for (const auto& path : set.run_paths) {
+    const RunDocument run = load_run_document(path);
+    EXPECT_FALSE(run.profiles.empty()) << path;
+    EXPECT_EQ(run.atomq_commit, "26251588f68b") << path;
+    for (const auto& p : run.profiles) EXPECT_EQ(p.device.chip, "GH100");
+    kernels += run.profiles.size();
+  }
+  EXPECT_EQ(kernels, 8u + 6u);  // 8 histogram runs, 6 profiled launches of the test program
+  const RunDocument hist = load_run_document(recorded("hist/naive_global-single.json"));
+  EXPECT_EQ(hist.label, "naive_global-single");
+  EXPECT_EQ(hist.source, "in_process");
+}
+
+TEST(RunDocument, RefusesWhatIsNotARunDocument) {
+  expect_error_naming("{not json", {"not valid JSON"});
+  expect_error_naming("[1, 2]", {"not a JSON object"});
+  expect_error_naming(R"({"format": "atomq.service_table", "version": 1})", {"\"format\"", "atomq.service_table", "atomq.analysis_run"});
+  expect_error_naming(R"({"version": 1, "kernels": []})", {"\"format\" missing"});
+}
+
+TEST(RunDocument, RefusesAnotherVersion) {
+  json doc = valid_document();
+  doc["version"] = 2;
+  expect_error_naming(doc.dump(), {"\"version\"", "2"});
+  doc["version"] = "1";
+  expect_error_naming(doc.dump(), {"\"version\""});
+}
+
+TEST(RunDocument, NamesTheBadKernel) {
+  json doc = valid_document();
+  doc.erase("kernels");
+  expect_error_naming(doc.dump(), {"\"kernels\""});
+  doc = valid_document();
+  doc["kernels"][0].erase("profile");
+  expect_error_naming(doc.dump(), {"kernels[0]", "\"profile\""});
+  doc = valid_document();
+  doc["kernels"][0]["profile"]["version"] = 7;
+  expect_error_naming(doc.dump(), {"kernels[0].profile", "version"});
+}
+
+TEST(RunDocument, MissingFileIsNamed) {
+  try {
+    load_run_document("/nonexistent/run.json");
+    FAIL();
+  } catch (const RunDocumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/run.json"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace atomq::report
