@@ -2,6 +2,7 @@
 a chart without points. The page records on <body> how many charts it drew (assets/report.js).
 Exit 77 (skipped, reason printed) only when no Chromium is installed or it cannot start."""
 import html.parser
+import json
 import os
 import pathlib
 import shutil
@@ -20,7 +21,8 @@ if browser is None:
 page = work / "report.html"
 runs = sorted((recorded / "hist").glob("*.json")) + [recorded / "multi_kernel_app.json"]
 p = subprocess.run([atomq, "report", *map(str, runs), "-o", str(page), "--compare",
-                    str(recorded / "hist" / "block_private-single.json"), "-q"],
+                    str(recorded / "hist" / "block_private-single.json"),
+                    "--pair", "multi_kernel_app/add_conflict32:multi_kernel_app/popc_distinct", "-q"],
                    capture_output=True, text=True, timeout=120)
 assert p.returncode == 0, p.stdout + p.stderr
 
@@ -47,8 +49,6 @@ if 'data-probe="ran"' not in r.stdout:
     print(f"SKIP: Chromium cannot run a page here (exit {r.returncode}): {r.stderr[-800:]}")
     sys.exit(77)
 
-r = render(page)
-assert r.returncode == 0, r.stderr[-2000:]
 
 
 class BodyAttributes(html.parser.HTMLParser):
@@ -63,18 +63,47 @@ class BodyAttributes(html.parser.HTMLParser):
             self.canvases.append(dict(attrs))
 
 
-dom = BodyAttributes()
-dom.feed(r.stdout)
-body = dom.body or {}
-console = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
-print("body:", {k: v for k, v in body.items() if k.startswith("data-atomq")})
-print("canvases:", [c.get("id") for c in dom.canvases])
-assert not console, "console messages:\n" + "\n".join(console)
-assert body.get("data-atomq-errors", "missing") == "", body.get("data-atomq-errors")
-assert body.get("data-atomq-status") == "ok", body
-expected = int(body["data-atomq-charts-expected"])
-assert expected == len(dom.canvases) >= 5, (expected, len(dom.canvases))
-assert int(body["data-atomq-charts-drawn"]) == expected and body.get("data-atomq-empty-charts") == "", body
-# Drawn canvases get a size from Chart.js.
-assert all("style" in c and "height" in c["style"] for c in dom.canvases), dom.canvases
-print(f"report HTML in {os.path.basename(browser)}: {expected} charts drawn, no console message")
+def problems(path, min_charts):
+    """What is wrong with the rendered page: an empty list when every chart drew its points."""
+    r = render(path)
+    if r.returncode != 0:
+        return [f"chromium exit {r.returncode}: {r.stderr[-1500:]}"]
+    dom = BodyAttributes()
+    dom.feed(r.stdout)
+    body = dom.body or {}
+    print(path.name, {k: v for k, v in body.items() if k.startswith("data-atomq")},
+          [c.get("id") for c in dom.canvases])
+    found = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
+    if body.get("data-atomq-errors", "missing") != "":
+        found.append("script errors: " + body.get("data-atomq-errors", "no status recorded"))
+    if body.get("data-atomq-status") != "ok":
+        found.append(f"status {body.get('data-atomq-status')}")
+    expected = int(body.get("data-atomq-charts-expected", -1))
+    if not expected == len(dom.canvases) >= min_charts:
+        found.append(f"{expected} charts expected, {len(dom.canvases)} canvases, at least {min_charts} wanted")
+    if body.get("data-atomq-charts-drawn") != str(expected) or body.get("data-atomq-empty-charts", "x") != "":
+        found.append(f"drawn {body.get('data-atomq-charts-drawn')}, empty: {body.get('data-atomq-empty-charts')}")
+    # Chart.js sizes every canvas it draws on.
+    found += [f"canvas {c.get('id')} not sized" for c in dom.canvases if "height" not in c.get("style", "")]
+    return found
+
+
+found = problems(page, 5)
+assert not found, "\n".join(found)
+
+# The check itself must be able to fail: the same page with no S(n) points, and with a script error.
+text = page.read_text()
+no_points = work / "no_points.html"
+marker = '<script type="application/json" id="atomq-report-data">'
+start = text.index(marker) + len(marker)
+end = text.index("</script>", start)
+data = json.loads(text[start:end].replace("<\\/", "</"))
+for curve in data["curves"]:
+    curve["points"] = []
+data["kernels"] = [dict(k, evaluated=False) for k in data["kernels"]]
+no_points.write_text(text[:start] + json.dumps(data) + text[end:])
+broken = work / "broken.html"
+broken.write_text(text.replace("<script>\n", "<script>\nundefinedFunctionCall();\n", 2))
+for bad in (no_points, broken):
+    assert problems(bad, 5), f"{bad.name} passed the check"
+print(f"report HTML in {os.path.basename(browser)}: every chart drawn, no console message; broken pages caught")

@@ -38,13 +38,6 @@ RecordedSet load_recorded_set(const std::string& dir) {
     if (!r.is_string()) throw RunDocumentError(path + ": field \"runs\" holds a non-string");
     set.run_paths.push_back(dir + "/" + r.get<std::string>());
   }
-  if (doc.contains("pairs")) {
-    for (const auto& p : doc["pairs"]) {
-      if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string())
-        throw RunDocumentError(path + ": field \"pairs\": each pair is [\"label A\", \"label B\"]");
-      set.pairs.emplace_back(p[0].get<std::string>(), p[1].get<std::string>());
-    }
-  }
   return set;
 }
 

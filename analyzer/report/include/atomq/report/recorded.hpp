@@ -1,10 +1,9 @@
 // Recorded runs committed with atomq (analyzer/report/recorded/): run documents captured on a
 // GPU by atomq itself, replayed by `atomq demo` on machines without one. manifest.json lists
-// them with their provenance and the kernel pairs the demo puts side by side.
+// them with their provenance.
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace atomq::report {
@@ -13,8 +12,7 @@ struct RecordedSet {
   std::string dir;
   std::string provenance;                 // GPU, driver, atomq commit, date, commands
   std::string table_chip;                 // the chip whose bundled table matches them
-  std::vector<std::string> run_paths;     // absolute (dir joined)
-  std::vector<std::pair<std::string, std::string>> pairs;  // kernel labels A, B
+  std::vector<std::string> run_paths;     // dir joined with the manifest's relative paths
 };
 
 // The source tree's recorded/ folder (compiled in; the demo has --recorded to override it).
