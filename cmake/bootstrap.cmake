@@ -10,7 +10,7 @@ get_filename_component(src "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(build "${src}/build")
 
 set(packages ninja-build g++ python3 libeigen3-dev libcli11-dev libspdlog-dev libfmt-dev
-             nlohmann-json3-dev libgtest-dev binutils)
+             nlohmann-json3-dev libgtest-dev binutils libjs-chart.js chromium)
 set(missing "")
 foreach(p IN LISTS packages)
   execute_process(COMMAND dpkg-query -W -f=\${Status} ${p}
@@ -40,15 +40,9 @@ if(NOT ATOMQ_RUN_MAIN_JOB)
   return()
 endif()
 
-# The main job: with a GPU, list it and calibrate it (quick grid); without one, say so and
-# show the bundled H200 table instead.
+# The main job: atomq demo. With a GPU it calibrates (quick grid), runs the histogram family on
+# one-value and uniform inputs, analyzes and reports; without one it replays the profiles
+# recorded on an H200 (analyzer/report/recorded/) with the bundled table, and says so.
 set(atomq ${build}/bin/atomq)
-execute_process(COMMAND ${atomq} devices RESULT_VARIABLE has_gpu)
-if(has_gpu EQUAL 0)
-  execute_process(COMMAND ${atomq} calibrate --quick -o ${build}/atomq-table-quick.json
-    COMMAND_ERROR_IS_FATAL ANY)
-else()
-  message(STATUS "no GPU here: showing the bundled table measured on an H200")
-  execute_process(COMMAND ${atomq} table show ${src}/calibration/tables/GH100.json
-    COMMAND_ERROR_IS_FATAL ANY)
-endif()
+execute_process(COMMAND ${atomq} demo -o ${build}/demo COMMAND_ERROR_IS_FATAL ANY)
+message(STATUS "report: ${build}/demo/report.html and ${build}/demo/report.md")
