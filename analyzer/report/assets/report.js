@@ -8,6 +8,17 @@
   var colors = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#17becf', '#7f7f7f'];
   var classColor = { severe: '#b3261e', potential: '#e08a00', not_atomic_bound: '#5b8f5b', insufficient_data: '#999999' };
 
+  // Chart.js draws an array label as several lines: long what-if descriptions stay readable.
+  function wrap(text, width) {
+    var lines = [], line = '';
+    text.split(' ').forEach(function (word) {
+      if (line && line.length + word.length + 1 > width) { lines.push(line); line = word; }
+      else line = line ? line + ' ' + word : word;
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+
   function percentAxis(title) {
     return { min: 0, suggestedMax: 100, title: { display: true, text: title },
              ticks: { callback: function (v) { return v + '%'; } } };
@@ -62,7 +73,7 @@
     return {
       type: 'bar',
       data: {
-        labels: data.what_ifs.map(function (w) { return w.label + ': ' + w.change; }),
+        labels: data.what_ifs.map(function (w) { return [w.label].concat(wrap(w.change, 40)); }),
         datasets: [{ label: 'predicted speedup', backgroundColor: '#2ca02c',
                      data: data.what_ifs.map(function (w) { return w.gain; }) }]
       },

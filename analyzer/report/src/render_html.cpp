@@ -46,21 +46,21 @@ void row(std::string& h, const std::vector<std::string>& escaped_cells, const ch
 }
 
 void summary_table(std::string& h, const std::vector<ReportKernel>& kernels) {
-  h += "<table>\n";
-  row(h, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "class", "recommendation",
-          "best what-if", "predicted gain"}, "th");
+  h += "<table class=\"summary\">\n";
+  row(h, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "class", "best what-if",
+          "predicted gain"}, "th");
   for (const auto& k : kernels) {
     const auto& a = k.analysis;
     const std::string label = "<a href=\"#k-" + escape(k.label) + "\">" + escape(k.label) + "</a>";
     if (!a.evaluated) {
-      row(h, {label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-", class_span(a.utilization_class),
-              escape(main_recommendation(k)), "-", "-"});
+      row(h, {label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-", class_span(a.utilization_class), "-",
+              "-"});
       continue;
     }
     row(h, {label, duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
             number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
             number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
-            class_span(a.utilization_class), "<span class=\"text\">" + escape(main_recommendation(k)) + "</span>",
+            class_span(a.utilization_class),
             k.best_what_if ? escape(k.best_what_if->change) : "-", k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
   }
   h += "</table>\n";
@@ -170,12 +170,13 @@ std::string render_html(const Report& report) {
                    escape(report.table_path), escape(report.table_origin), escape(p.gpu_name), escape(p.chip),
                    escape(p.grid_name), escape(p.driver_release), escape(p.created_utc), escape(p.atomq_commit));
 
-  h += "<h2>Summary</h2>\n";
-  summary_table(h, report.kernels);
+  h += "<h2>Summary</h2>\n<div class=\"grid2\">\n";
   h += "<div class=\"chart\"><canvas id=\"chart-utilization\" data-atomq-chart=\"utilization\"></canvas></div>\n";
   bool any_what_if = false;
   for (const auto& k : report.kernels) any_what_if |= k.best_what_if.has_value();
   if (any_what_if) h += "<div class=\"chart\"><canvas id=\"chart-what-if\" data-atomq-chart=\"what-if\"></canvas></div>\n";
+  h += "</div>\n";
+  summary_table(h, report.kernels);
   if (!report.baseline_kernels.empty()) {
     h += "<h3>Baseline (--compare)</h3>\n";
     summary_table(h, report.baseline_kernels);
