@@ -262,13 +262,16 @@ void add_global_hot_spot(KernelAnalysis& a, const Rules& r) {
   const ModelInputs& in = a.inputs;
   if (!in.l2_atomic_requests || in.active_cycles_sum <= 0) return;
   const double rate = *in.l2_atomic_requests / in.active_cycles_sum;
-  if (rate < r.global_atomic_requests_per_sm_cycle) return;
+  const double gpu_rate = in.active_cycles_mean > 0 ? *in.l2_atomic_requests / in.active_cycles_mean : 0.0;
+  if (rate < r.global_atomic_requests_per_sm_cycle && gpu_rate < r.global_atomic_requests_per_gpu_cycle)
+    return;
   Finding f;
   f.kind = FindingKind::kGlobalAtomicHotSpot;
-  f.title = fmt::format("Global atomic traffic: {:.3f} L2 atomic/reduction requests per SM-cycle",
-                        rate);
+  f.title = fmt::format("Global atomic traffic: {:.3f} L2 atomic/reduction requests per SM-cycle, "
+                        "{:.2f} per GPU cycle", rate, gpu_rate);
   f.evidence = {{"l2_atomic_requests", *in.l2_atomic_requests, "requests"},
-                {"l2_atomic_requests_per_sm_cycle", rate, "requests per SM-cycle"}};
+                {"l2_atomic_requests_per_sm_cycle", rate, "requests per SM-cycle"},
+                {"l2_atomic_requests_per_gpu_cycle", gpu_rate, "requests per cycle, whole GPU"}};
   if (in.global_atomic_instructions)
     f.evidence.push_back({"global_atomic_instructions", *in.global_atomic_instructions,
                           "warp instructions"});
@@ -447,6 +450,8 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
       if (g_atom || g_red) in.global_atomic_instructions = g_atom.value_or(0) + g_red.value_or(0);
       if (const auto cycles = profile.counter(metric::kCyclesActiveSum); cycles && std::isfinite(*cycles))
         in.active_cycles_sum = *cycles;
+      if (const auto cycles = profile.counter(metric::kCyclesActiveAvg); cycles && std::isfinite(*cycles))
+        in.active_cycles_mean = *cycles;
       add_global_hot_spot(a, rules);
       return a;
     }

@@ -25,6 +25,7 @@ const std::map<std::string, double Rules::*>& rule_fields() {
       {"memory_u_drop", &Rules::memory_u_drop},
       {"memory_traffic_growth", &Rules::memory_traffic_growth},
       {"global_atomic_requests_per_sm_cycle", &Rules::global_atomic_requests_per_sm_cycle},
+      {"global_atomic_requests_per_gpu_cycle", &Rules::global_atomic_requests_per_gpu_cycle},
       {"latency_bound_max_r_over_l", &Rules::latency_bound_max_r_over_l},
       {"imbalance_ratio", &Rules::imbalance_ratio},
       {"counter_sum_tolerance", &Rules::counter_sum_tolerance},

@@ -39,6 +39,9 @@ struct Rules {
   // Global atomic hot spot: L2 atomic + reduction requests per SM-cycle at or above this
   // rate. One L2 slice serves one address; a few hot addresses cap far below this.
   double global_atomic_requests_per_sm_cycle = 0.05;
+  // ... or this many per cycle of the whole GPU: one hot address serializes at one L2 slice
+  // (about one atomic per cycle), which keeps the per-SM rate low.
+  double global_atomic_requests_per_gpu_cycle = 0.5;
 
   // Latency-bound: response time R = n / X within this factor of the unloaded latency.
   double latency_bound_max_r_over_l = 2.0;
