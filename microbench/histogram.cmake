@@ -5,6 +5,7 @@ add_library(atomq_histogram STATIC
   kernels/hist_block_grid_stride.cu
   kernels/hist_warp_replicated.cu
   kernels/hist_lane_replicated.cu
+  kernels/hist_rank.cu
   kernels/hist_two_phase.cu
   kernels/hist_warp_aggregated.cu
   kernels/hist_many_bins_cluster.cu

@@ -35,14 +35,17 @@ struct DemoArgs {
 };
 
 // The histogram family the demo runs, and what it puts side by side: privatizing the naive
-// kernel, replicating the block-private one, and (from the test program) a 32-way conflict
-// against conflict-free atomics.
-const std::vector<std::string> kVariants = {"naive_global", "block_private", "warp_replicated", "lane_replicated"};
+// kernel, replicating the block-private one, the counting-sort pass whose ranks serialize a
+// warp's lanes on one word against its lane-replicated fix, and (from the test program) a
+// 32-way conflict against conflict-free atomics.
+const std::vector<std::string> kVariants = {"naive_global",    "block_private", "warp_replicated",
+                                            "lane_replicated", "rank_shared",   "rank_lane_replicated"};
 const std::vector<std::string> kInputs = {"single", "uniform"};
 const std::vector<std::pair<std::string, std::string>> kPairs = {
     {"naive_global-single", "block_private-single"},
     {"block_private-single", "warp_replicated-single"},
     {"block_private-uniform", "warp_replicated-uniform"},
+    {"rank_shared-single", "rank_lane_replicated-single"},
     {"multi_kernel_app/add_conflict32", "multi_kernel_app/popc_distinct"},
 };
 

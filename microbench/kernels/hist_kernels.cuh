@@ -35,6 +35,7 @@ const void* hist_block_private_handle(int sample_bytes);
 const void* hist_block_grid_stride_handle(int sample_bytes);
 const void* hist_warp_replicated_handle(int sample_bytes);
 const void* hist_lane_replicated_handle(int sample_bytes, unsigned int bins);
+const void* hist_rank_handle(int sample_bytes, bool lane_copies);
 const void* hist_two_phase_handle(int sample_bytes);
 const void* hist_warp_aggregated_handle(int sample_bytes);
 const void* hist_many_bins_cluster_handle(int sample_bytes);

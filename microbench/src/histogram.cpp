@@ -42,6 +42,8 @@ const std::map<HistVariant, std::string>& variant_names() {
       {HistVariant::kManyBins, "many_bins"},
       {HistVariant::kImagePlain, "image_plain"},
       {HistVariant::kImageInterleaved, "image_interleaved"},
+      {HistVariant::kRankShared, "rank_shared"},
+      {HistVariant::kRankLaneReplicated, "rank_lane_replicated"},
       {HistVariant::kCub, "cub"},
   };
   return names;
@@ -170,12 +172,14 @@ std::string unsupported_reason(HistVariant v, SampleType t, int bins, std::size_
     case HistVariant::kBlockPrivate:
     case HistVariant::kBlockGridStride:
     case HistVariant::kWarpAggregated:
+    case HistVariant::kRankShared:
       if (bins > kMaxSharedBins)
         return name + " keeps one shared histogram per block: bins <= " +
                std::to_string(kMaxSharedBins) + " (use many_bins)";
       break;
     case HistVariant::kWarpReplicated:
     case HistVariant::kLaneReplicated:
+    case HistVariant::kRankLaneReplicated:
       if (bins > kMaxReplicatedBins)
         return name + " replicates the histogram in shared memory: bins <= " +
                std::to_string(kMaxReplicatedBins) + " (use many_bins)";
@@ -363,6 +367,12 @@ struct HistogramRunner::Impl {
       case HistVariant::kImageInterleaved:
         launch_grid_stride(kernels::hist_image_handle(v == HistVariant::kImageInterleaved), 512,
                            4 * hist_bytes, args);
+        return;
+      case HistVariant::kRankShared:
+        launch_grid_stride(kernels::hist_rank_handle(bytes, false), 512, hist_bytes, args);
+        return;
+      case HistVariant::kRankLaneReplicated:
+        launch_grid_stride(kernels::hist_rank_handle(bytes, true), 512, 32 * hist_bytes, args);
         return;
       case HistVariant::kCub:
         return;

@@ -102,3 +102,32 @@ TEST(SassGpu, EachKernelIssuesTheIntendedInstruction) {
   EXPECT_EQ(control->second.popc_inc + control->second.add + control->second.cas +
                 control->second.other_atoms, 0);
 }
+
+// The counting-sort pass uses the atomic's result (ATOMS.ADD, serialized on one word), the
+// plain histograms drop it (ATOMS.POPC.INC, merged): the demo's contrast rests on this.
+TEST(SassGpu, RankKernelsUseTheResultAndHistogramsDoNot) {
+  std::string cuobjdump;
+  if (!have_cuobjdump(&cuobjdump)) GTEST_SKIP() << "cuobjdump not found (it ships with the GPU machine's toolkit)";
+  const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_CLI_PATH + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  ASSERT_TRUE(pipe);
+  std::string function;
+  std::map<std::string, OpCounts> by_kernel;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), pipe.get())) {
+    const std::string line(buf.data());
+    if (line.find("Function :") != std::string::npos) {
+      function = line.find("hist_rank_kernel") != std::string::npos              ? "rank"
+                 : line.find("hist_block_grid_stride_kernel") != std::string::npos ? "grid_stride"
+                                                                                   : "";
+      continue;
+    }
+    if (function.empty()) continue;
+    if (line.find("ATOMS.POPC.INC") != std::string::npos) ++by_kernel[function].popc_inc;
+    else if (line.find("ATOMS.ADD") != std::string::npos) ++by_kernel[function].add;
+  }
+  EXPECT_GT(by_kernel["rank"].add, 0);
+  EXPECT_EQ(by_kernel["rank"].popc_inc, 0);
+  EXPECT_GT(by_kernel["grid_stride"].popc_inc, 0);
+  EXPECT_EQ(by_kernel["grid_stride"].add, 0);
+}

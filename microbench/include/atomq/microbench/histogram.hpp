@@ -36,6 +36,8 @@ enum class HistVariant {
   kManyBins,           // bins split over a thread-block cluster (distributed shared memory)
   kImagePlain,         // 4-channel image, every thread walks channels 0,1,2,3
   kImageInterleaved,   // 4-channel image, thread t starts at channel t % 4 (seed 001 3.2)
+  kRankShared,         // counting-sort pass: rank = atomicAdd's old value (ATOMS.ADD), one shared copy
+  kRankLaneReplicated, // the same with 32 bank-aligned copies (copy = lane): no two lanes share a word
   kCub,                // cub::DeviceHistogram (HistogramEven / MultiHistogramEven)
 };
 
