@@ -43,8 +43,21 @@ TEST(ShortKernelName, DropsReturnTypeNamespacesTemplatesAndParameters) {
 
 TEST(Report, EvaluatesEveryRecordedKernelWithTheCurrentModel) {
   const Report r = build_report(recorded_request());
-  ASSERT_EQ(r.kernels.size(), 14u);
+  ASSERT_EQ(r.kernels.size(), 18u);
   for (const auto& k : r.kernels) EXPECT_TRUE(k.analysis.evaluated) << k.label;
+
+  // The single-value histogram whose atomic result is used (counting-sort ranks) is bound by
+  // the atomic unit with high conflict, replication is recommended with a predicted gain, and
+  // the lane-replicated form's report shows the bottleneck gone.
+  const auto& ranks = kernel(r, "rank_shared-single");
+  EXPECT_EQ(ranks.analysis.utilization_class, model::UtilizationClass::kSevere);
+  const auto* rank_conflict = ranks.analysis.find(model::FindingKind::kHighUtilizationHighConflict);
+  ASSERT_NE(rank_conflict, nullptr);
+  EXPECT_NE(rank_conflict->recommendation.find("replicate"), std::string::npos);
+  ASSERT_TRUE(ranks.best_what_if.has_value());
+  EXPECT_GT(ranks.best_what_if->speedup, 1.5);
+  EXPECT_EQ(kernel(r, "rank_lane_replicated-single").analysis.utilization_class,
+            model::UtilizationClass::kNotAtomicBound);
 
   // The 32-way bank conflict of the test program saturates the unit; replication pays.
   const auto& conflict = kernel(r, "multi_kernel_app/add_conflict32");
@@ -169,7 +182,7 @@ TEST(ReportHtml, SelfContainedWithChartsAndTheirData) {
   std::string data_text = page.substr(start + marker.size(), end - start - marker.size());
   for (auto pos = data_text.find("<\\/"); pos != std::string::npos; pos = data_text.find("<\\/")) data_text.replace(pos, 3, "</");
   const auto data = nlohmann::json::parse(data_text);
-  EXPECT_EQ(data["kernels"].size(), 14u);
+  EXPECT_EQ(data["kernels"].size(), 18u);
   EXPECT_GE(data["curves"].size(), 5u);
   EXPECT_EQ(data["comparisons"].size(), 1u);
   // utilization, what-if, one comparison, the S(n) curves.

@@ -42,16 +42,18 @@ TEST(RunDocument, RecordedRunsLoadWithTheirProvenance) {
   const RecordedSet set = load_recorded_set(ATOMQ_RECORDED_RUNS_DIR);
   EXPECT_NE(set.provenance.find("H200"), std::string::npos);
   EXPECT_EQ(set.table_chip, "GH100");
-  ASSERT_EQ(set.run_paths.size(), 9u);
+  ASSERT_EQ(set.run_paths.size(), 13u);
   size_t kernels = 0;
   for (const auto& path : set.run_paths) {
     const RunDocument run = load_run_document(path);
     EXPECT_FALSE(run.profiles.empty()) << path;
-    EXPECT_EQ(run.atomq_commit, "26251588f68b") << path;
+    // The commit that recorded each file, as its README says.
+    const bool rank_run = path.find("/rank_") != std::string::npos;
+    EXPECT_EQ(run.atomq_commit, rank_run ? "9a79cdc1b96b" : "26251588f68b") << path;
     for (const auto& p : run.profiles) EXPECT_EQ(p.device.chip, "GH100");
     kernels += run.profiles.size();
   }
-  EXPECT_EQ(kernels, 8u + 6u);  // 8 histogram runs, 6 profiled launches of the test program
+  EXPECT_EQ(kernels, 12u + 6u);  // 12 histogram runs, 6 profiled launches of the test program
   const RunDocument hist = load_run_document(recorded("hist/naive_global-single.json"));
   EXPECT_EQ(hist.label, "naive_global-single");
   EXPECT_EQ(hist.source, "in_process");
