@@ -10,8 +10,6 @@ namespace atomq::cli {
 
 namespace {
 
-std::string cuda_version(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
-
 int run_devices() {
   const int count = microbench::device_count();
   if (count == 0) {
@@ -30,8 +28,9 @@ int run_devices() {
                d.shared_mem_per_sm / 1024, d.shared_mem_per_block_optin / 1024);
     fmt::print("  SM clock (max)       {} MHz\n", d.clock_khz / 1000);
     fmt::print("  memory clock         {} MHz\n", d.memory_clock_khz / 1000);
-    fmt::print("  driver / runtime     CUDA {} / CUDA {}\n", cuda_version(d.driver_version),
-               cuda_version(d.runtime_version));
+    fmt::print("  driver / runtime     {} (CUDA {}) / CUDA {}\n", microbench::nvidia_driver_release(),
+               microbench::cuda_version_string(d.driver_version),
+               microbench::cuda_version_string(d.runtime_version));
     fmt::print("  hardware counters    {}{}\n", analyzer::to_string(cupti.counters),
                cupti.detail.empty() ? "" : " - " + cupti.detail);
   }

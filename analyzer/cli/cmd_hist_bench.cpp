@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "atomq/microbench/atomic_stream.hpp"
 #include "atomq/microbench/histogram_bench.hpp"
 #include "commands.hpp"
 
@@ -30,27 +31,12 @@ struct BenchOptions {
   std::string markdown_path, csv_path, json_path;
 };
 
-// The kernel module's version, e.g. 580.159.04: the first dotted number on the version line.
-std::string nvidia_driver_version() {
-  std::ifstream in("/proc/driver/nvidia/version");
-  std::string token;
-  while (in >> token) {
-    const bool dotted = token.find('.') != std::string::npos &&
-                        token.find_first_not_of("0123456789.") == std::string::npos &&
-                        std::isdigit(static_cast<unsigned char>(token.front()));
-    if (dotted) return token;
-  }
-  return "unknown";
-}
-
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
   return buf;
 }
-
-std::string cuda_version(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
 
 const mb::HistBenchRow* best_row(const mb::HistBenchReport& r, mb::SampleType type,
                                  const std::string& input, int bins) {
@@ -76,8 +62,8 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
                      const std::string& date, const std::string& driver) {
   std::string md;
   md += fmt::format("Date: {}  \nGPU: {}  \nNVIDIA driver: {} (CUDA driver API {}, runtime {})  \n",
-                    date, r.device, driver, cuda_version(r.driver_api_version),
-                    cuda_version(r.runtime_version));
+                    date, r.device, driver, mb::cuda_version_string(r.driver_api_version),
+                    mb::cuda_version_string(r.runtime_version));
   md += fmt::format("Command: `{}`  \n", command);
   md += fmt::format("Timing: CUDA events around each launch sequence (zeroing included), median of {} runs after one warm-up.  \n", r.runs);
   md += fmt::format("Measured read bandwidth, 16-byte loads, median of {} runs: **{:.0f} GB/s** reading {} MiB "
@@ -152,7 +138,7 @@ nlohmann::json to_json(const mb::HistBenchReport& r, const std::string& date,
   return {{"date", date},
           {"device", r.device},
           {"nvidia_driver", driver},
-          {"cuda_runtime", cuda_version(r.runtime_version)},
+          {"cuda_runtime", mb::cuda_version_string(r.runtime_version)},
           {"read_bandwidth_gbs", r.read_bandwidth_gbs},
           {"read_bandwidth_bytes", r.read_bandwidth_bytes},
           {"large_read_bandwidth_gbs", r.large_read_bandwidth_gbs},
@@ -179,7 +165,7 @@ int run_bench(const BenchOptions& o, const std::string& command) {
       });
   if (tty) fmt::print(stderr, "\n");
   const std::string date = utc_now();
-  const std::string driver = nvidia_driver_version();
+  const std::string driver = mb::nvidia_driver_release();
   const std::string md = markdown(report, command, date, driver);
   fmt::print("{}", md);
   if (!o.markdown_path.empty()) std::ofstream(o.markdown_path) << md;

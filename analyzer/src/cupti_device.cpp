@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atomq/cuda_check.hpp"
+#include "driver_api.hpp"
 
 namespace atomq::analyzer {
 
@@ -24,16 +25,12 @@ std::string to_string(CounterAccess a) {
 
 namespace {
 
-// The current context through the runtime's driver entry point: atomq never links libcuda.
+// The current context, through the driver the runtime has just loaded.
 CUcontext current_context() {
-  using GetCurrent = CUresult (*)(CUcontext*);
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult status{};
-  ATOMQ_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &status));
-  if (fn == nullptr || status != cudaDriverEntryPointSuccess)
-    throw std::runtime_error("cuCtxGetCurrent not found in the driver");
+  const DriverApi& api = DriverApi::get();
+  if (api.ctx_get_current == nullptr) throw std::runtime_error("cuCtxGetCurrent not found in libcuda");
   CUcontext ctx = nullptr;
-  ATOMQ_CU(reinterpret_cast<GetCurrent>(fn)(&ctx));
+  ATOMQ_CU(api.ctx_get_current(&ctx));
   return ctx;
 }
 

@@ -6,7 +6,6 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 #include <cxxabi.h>
-#include <dlfcn.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
@@ -17,6 +16,7 @@
 #include "atomq/analyzer/metric_config.hpp"
 #include "atomq/analyzer/metric_list.hpp"
 #include "atomq/cuda_check.hpp"
+#include "driver_api.hpp"
 
 namespace atomq::analyzer {
 
@@ -30,38 +30,6 @@ std::string demangle(const std::string& mangled) {
 }
 
 namespace {
-
-// Driver functions, resolved in the libcuda that the profiled process has already loaded:
-// atomq itself never links libcuda.
-struct DriverApi {
-  CUresult (*func_get_attribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
-  CUresult (*occupancy)(int*, CUfunction, int, size_t) = nullptr;
-  CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
-  CUresult (*device_get_name)(char*, int, CUdevice) = nullptr;
-  CUresult (*device_get)(CUdevice*, int) = nullptr;
-  CUresult (*kernel_get_function)(CUfunction*, CUkernel) = nullptr;
-  CUresult (*func_load)(CUfunction) = nullptr;
-  CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
-
-  static const DriverApi& get() {
-    static const DriverApi api = [] {
-      DriverApi a;
-      void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-      if (lib == nullptr) lib = dlopen("libcuda.so.1", RTLD_NOW);
-      if (lib == nullptr) return a;
-      a.func_get_attribute = reinterpret_cast<decltype(a.func_get_attribute)>(dlsym(lib, "cuFuncGetAttribute"));
-      a.occupancy = reinterpret_cast<decltype(a.occupancy)>(dlsym(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor"));
-      a.device_get_attribute = reinterpret_cast<decltype(a.device_get_attribute)>(dlsym(lib, "cuDeviceGetAttribute"));
-      a.device_get_name = reinterpret_cast<decltype(a.device_get_name)>(dlsym(lib, "cuDeviceGetName"));
-      a.device_get = reinterpret_cast<decltype(a.device_get)>(dlsym(lib, "cuDeviceGet"));
-      a.kernel_get_function = reinterpret_cast<decltype(a.kernel_get_function)>(dlsym(lib, "cuKernelGetFunction"));
-      a.func_load = reinterpret_cast<decltype(a.func_load)>(dlsym(lib, "cuFuncLoad"));
-      a.stream_is_capturing = reinterpret_cast<decltype(a.stream_is_capturing)>(dlsym(lib, "cuStreamIsCapturing"));
-      return a;
-    }();
-    return api;
-  }
-};
 
 constexpr size_t kMaxRangesPerDecode = 4;  // decoded after every launch: one range each
 
@@ -98,7 +66,7 @@ model::DeviceInfo describe(uint32_t ordinal, const std::string& chip) {
 // The range profiler of one context.
 class ContextProfiler {
  public:
-  ContextProfiler(CUcontext ctx, const std::vector<std::string>& metrics) : ctx_(ctx) {
+  ContextProfiler(CUcontext ctx, const std::vector<std::string>& metrics) {
     initialize_profiler_once();
     ATOMQ_CUPTI(cuptiGetDeviceId(ctx, &device_));
     CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
@@ -119,8 +87,7 @@ class ContextProfiler {
     ATOMQ_CUPTI(cuptiRangeProfilerEnable(&enable));
     object_ = enable.pRangeProfilerObject;
 
-    std::vector<const char*> names;
-    for (const std::string& n : config_->metrics()) names.push_back(n.c_str());
+    std::vector<const char*> names = c_strings(config_->metrics());
     CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     size.pRangeProfilerObject = object_;
     size.pMetricNames = names.data();
@@ -202,7 +169,6 @@ class ContextProfiler {
     ATOMQ_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&p));
   }
 
-  CUcontext ctx_;
   uint32_t device_ = 0;
   model::DeviceInfo device_info_;
   std::unique_ptr<MetricConfig> config_;
@@ -325,7 +291,6 @@ struct KernelProfilingSession::State {
   std::map<CUcontext, std::deque<PendingLaunch>> pending;
   SessionStats stats;
   long long matching_seen = 0;
-  long long context_switches = 0;
   bool finished = false;
 
   bool wants(const std::string& mangled) {
@@ -344,7 +309,6 @@ struct KernelProfilingSession::State {
     if (active && active_ctx != ctx) {
       active.reset();
       active_ctx = nullptr;
-      ++context_switches;
     }
     if (!active) {
       active = std::make_unique<ContextProfiler>(ctx, options.metrics);

@@ -58,6 +58,13 @@ std::vector<MetricValidation> validate_metrics(const std::string& chip,
   return result;
 }
 
+std::vector<const char*> c_strings(const std::vector<std::string>& names) {
+  std::vector<const char*> out;
+  out.reserve(names.size());
+  for (const std::string& n : names) out.push_back(n.c_str());
+  return out;
+}
+
 MetricConfig::MetricConfig(const std::string& chip, std::vector<std::string> metrics,
                            const std::vector<uint8_t>& counter_availability)
     : chip_(chip), metrics_(std::move(metrics)), host_(std::make_unique<Host>()) {
@@ -69,8 +76,7 @@ MetricConfig::MetricConfig(const std::string& chip, std::vector<std::string> met
     throw std::invalid_argument("metrics not available on chip " + chip_ + ": " + unknown);
 
   // One call with every metric: one call per metric costs one pass each.
-  std::vector<const char*> names;
-  for (const std::string& n : metrics_) names.push_back(n.c_str());
+  std::vector<const char*> names = c_strings(metrics_);
   CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
   add.pHostObject = host_->object;
   add.ppMetricNames = names.data();
@@ -99,8 +105,7 @@ MetricConfig::~MetricConfig() = default;
 
 std::vector<double> MetricConfig::evaluate(const std::vector<uint8_t>& counter_data,
                                            size_t range_index) const {
-  std::vector<const char*> names;
-  for (const std::string& n : metrics_) names.push_back(n.c_str());
+  std::vector<const char*> names = c_strings(metrics_);
   std::vector<double> values(metrics_.size(), 0.0);
   CUpti_Profiler_Host_EvaluateToGpuValues_Params p{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
   p.pHostObject = host_->object;

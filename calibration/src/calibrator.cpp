@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <fstream>
-#include <regex>
 #include <stdexcept>
 
 #include "atomq/microbench/atomic_stream.hpp"
@@ -35,22 +33,6 @@ mb::AddressPattern to_bench_pattern(const Pattern& p) {
   if (p.conflict_degree == 0) return {mb::PatternKind::kSameAddress, 1};
   if (p.conflict_degree == 1) return {mb::PatternKind::kDistinct, 1};
   return {mb::PatternKind::kBankConflict, p.conflict_degree};
-}
-
-std::string version_string(int v) {  // 13000 -> "13.0"
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
-
-// The NVIDIA kernel module's release ("580.159.04"), from /proc on Linux.
-std::string driver_release() {
-  std::ifstream in("/proc/driver/nvidia/version");
-  std::string line;
-  if (!in || !std::getline(in, line)) return "unknown";
-  static const std::regex release(R"((\d+\.\d+(\.\d+)?))");
-  const auto module = line.find("Kernel Module");
-  std::smatch m;
-  const std::string tail = module == std::string::npos ? line : line.substr(module);
-  return std::regex_search(tail, m, release) ? m[1].str() : "unknown";
 }
 
 std::string utc_now() {
@@ -116,9 +98,9 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
   p.sm_count = dev.sm_count;
   p.max_warps_per_sm = dev.max_warps_per_sm;
   p.nominal_clock_mhz = dev.clock_khz / 1000;
-  p.driver_version = version_string(dev.driver_version);
-  p.cuda_runtime_version = version_string(dev.runtime_version);
-  p.driver_release = driver_release();
+  p.driver_version = mb::cuda_version_string(dev.driver_version);
+  p.cuda_runtime_version = mb::cuda_version_string(dev.runtime_version);
+  p.driver_release = mb::nvidia_driver_release();
   p.created_utc = utc_now();
   p.atomq_version = kVersion;
   p.atomq_commit = kGitCommit;

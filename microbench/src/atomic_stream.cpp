@@ -4,6 +4,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <fstream>
+#include <regex>
 #include <map>
 #include <stdexcept>
 
@@ -49,6 +51,21 @@ struct DeviceBuffer {
 
 }  // namespace
 
+std::string cuda_version_string(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+std::string nvidia_driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!in || !std::getline(in, line)) return "unknown";
+  static const std::regex release(R"((\d+\.\d+(\.\d+)?))");
+  const auto module = line.find("Kernel Module");
+  std::smatch m;
+  const std::string tail = module == std::string::npos ? line : line.substr(module);
+  return std::regex_search(tail, m, release) ? m[1].str() : "unknown";
+}
+
 int device_count() {
   int count = 0;
   ATOMQ_CUDA(cudaGetDeviceCount(&count));
@@ -85,7 +102,7 @@ struct AtomicStreamBench::Impl {
   DeviceBuffer<unsigned long long> verify_sum;
   cudaEvent_t begin{}, end{};
 
-  Impl(int ordinal, const DeviceSummary& d, int blocks)
+  Impl(const DeviceSummary& d, int blocks)
       : device(d),
         max_blocks(blocks),
         block_start(blocks),
@@ -95,7 +112,6 @@ struct AtomicStreamBench::Impl {
         verify_sum(1) {
     ATOMQ_CUDA(cudaEventCreate(&begin));
     ATOMQ_CUDA(cudaEventCreate(&end));
-    (void)ordinal;
   }
   ~Impl() {
     cudaEventDestroy(begin);
@@ -113,7 +129,7 @@ DeviceSummary select_device(int ordinal) {
 AtomicStreamBench::AtomicStreamBench(int ordinal) {
   const DeviceSummary d = select_device(ordinal);
   const int max_blocks_per_sm = (d.max_warps_per_sm + kMaxWarpsPerBlock - 1) / kMaxWarpsPerBlock;
-  impl_ = std::make_unique<Impl>(ordinal, d, d.sm_count * std::max(1, max_blocks_per_sm) * 2);
+  impl_ = std::make_unique<Impl>(d, d.sm_count * std::max(1, max_blocks_per_sm) * 2);
   const int max_dynamic = static_cast<int>(d.shared_mem_per_block_optin) - kStaticSharedBytes;
   for (int fao = 0; fao <= 2; ++fao) {
     for (int cas = 0; cas <= 4; ++cas) {

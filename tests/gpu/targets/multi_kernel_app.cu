@@ -38,11 +38,16 @@ constexpr int kThreads = 256;     // 8 warps
 // move the utilization: the live and ncu-export analyses of this program are compared.
 constexpr int kAtomicsPerThread = 4096;
 
-__global__ void popc_distinct(unsigned int* sink) {
-  __shared__ unsigned int words[1024];
+// Zeroes the block's 1024 words and returns this thread's word: its lane's bank, its warp's row.
+__device__ unsigned int* zeroed_distinct_word(unsigned int* words) {
   for (int i = threadIdx.x; i < 1024; i += blockDim.x) words[i] = 0;
   __syncthreads();
-  unsigned int* p = &words[(threadIdx.x & 31) + 32 * ((threadIdx.x >> 5) & 31)];
+  return &words[(threadIdx.x & 31) + 32 * ((threadIdx.x >> 5) & 31)];
+}
+
+__global__ void popc_distinct(unsigned int* sink) {
+  __shared__ unsigned int words[1024];
+  unsigned int* p = zeroed_distinct_word(words);
 #pragma unroll 16
   for (int i = 0; i < kAtomicsPerThread; ++i) atomicAdd(p, 1u);
   __syncthreads();
@@ -62,9 +67,7 @@ __global__ void add_conflict32(unsigned int* sink) {
 
 __global__ void cas_distinct(unsigned int* sink) {
   __shared__ unsigned int words[1024];
-  for (int i = threadIdx.x; i < 1024; i += blockDim.x) words[i] = 0;
-  __syncthreads();
-  unsigned int* p = &words[(threadIdx.x & 31) + 32 * ((threadIdx.x >> 5) & 31)];
+  unsigned int* p = zeroed_distinct_word(words);
   unsigned int acc = 0;
 #pragma unroll 16
   for (int i = 0; i < kAtomicsPerThread; ++i) acc += atomicCAS(p, static_cast<unsigned int>(i), i + 1u);
@@ -87,9 +90,7 @@ __global__ void popc_same_ex(unsigned int* sink) {
 
 __global__ void cooperative(unsigned int* sink) {
   __shared__ unsigned int words[1024];
-  for (int i = threadIdx.x; i < 1024; i += blockDim.x) words[i] = 0;
-  __syncthreads();
-  unsigned int* p = &words[(threadIdx.x & 31) + 32 * ((threadIdx.x >> 5) & 31)];
+  unsigned int* p = zeroed_distinct_word(words);
   unsigned int acc = 0;
 #pragma unroll 16
   for (int i = 0; i < kAtomicsPerThread; ++i) acc += atomicAdd(p, 1u);

@@ -42,6 +42,9 @@ class MetricConfig {
   std::unique_ptr<Host> host_;
 };
 
+// The names as the C string array CUPTI's parameter structs take (valid while `names` lives).
+std::vector<const char*> c_strings(const std::vector<std::string>& names);
+
 // Checks every name on the chip; never throws for an invalid name (reports it).
 std::vector<MetricValidation> validate_metrics(const std::string& chip,
                                                const std::vector<std::string>& metrics);

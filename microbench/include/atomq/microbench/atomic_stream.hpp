@@ -82,6 +82,11 @@ struct DeviceSummary {
   int runtime_version = 0;
 };
 
+// 13000 -> "13.0" (CUDA driver/runtime API version numbers).
+std::string cuda_version_string(int version);
+// The NVIDIA kernel module's release ("580.159.04") from /proc; "unknown" when unreadable.
+std::string nvidia_driver_release();
+
 // Number of CUDA devices; throws atomq::CudaError when no driver or device is usable.
 int device_count();
 DeviceSummary describe_device(int ordinal);

@@ -1,0 +1,24 @@
+// Driver functions the analyzer needs, resolved at run time in the libcuda that the process
+// has already loaded (or loads on demand): atomq itself never links libcuda.
+#pragma once
+
+#include <cuda.h>
+
+namespace atomq::analyzer {
+
+struct DriverApi {
+  CUresult (*ctx_get_current)(CUcontext*) = nullptr;
+  CUresult (*func_get_attribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
+  CUresult (*occupancy)(int*, CUfunction, int, size_t) = nullptr;
+  CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
+  CUresult (*device_get_name)(char*, int, CUdevice) = nullptr;
+  CUresult (*device_get)(CUdevice*, int) = nullptr;
+  CUresult (*kernel_get_function)(CUfunction*, CUkernel) = nullptr;
+  CUresult (*func_load)(CUfunction) = nullptr;
+  CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
+
+  // Null members where libcuda or a symbol is missing.
+  static const DriverApi& get();
+};
+
+}  // namespace atomq::analyzer
