@@ -2,6 +2,7 @@
 // CPU reference and reports its time (median of CUDA-event runs).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -117,6 +118,9 @@ int run_hist(const HistOptions& o) {
     // One more run, profiled in-process: every sample is one useful update.
     std::vector<atomq::model::KernelProfile> profiles =
         atomq::analyzer::profile_launches([&] { runner.run(c.variant); });
+    profiles.erase(std::remove_if(profiles.begin(), profiles.end(),
+                                  [](const auto& p) { return mb::is_zeroing_kernel(p.kernel_name); }),
+                   profiles.end());
     for (auto& p : profiles) {
       p.useful_updates = static_cast<double>(c.n);
       p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,
@@ -137,10 +141,10 @@ int run_hist(const HistOptions& o) {
 void add_hist_command(CLI::App& app, CommandRunner& selected) {
   auto opts = std::make_shared<HistOptions>();
   auto* sub = app.add_subcommand("hist", "run one histogram target, check it exactly, time it");
-  sub->add_option("--variant", opts->variant,
-                  "naive_global, block_private, block_grid_stride, warp_replicated, "
-                  "lane_replicated, two_phase, warp_aggregated, sort_rle, many_bins, "
-                  "image_plain, image_interleaved, cub")
+  std::string variant_names;
+  for (mb::HistVariant v : mb::all_variants())
+    variant_names += (variant_names.empty() ? "" : ", ") + mb::to_string(v);
+  sub->add_option("--variant", opts->variant, variant_names)
       ->capture_default_str();
   sub->add_option("--input", opts->input,
                   "uniform, zipf, hot, single (images: random-colour, single-colour)")

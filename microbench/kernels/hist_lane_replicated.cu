@@ -22,6 +22,7 @@ __global__ void __launch_bounds__(512, 3) hist_lane_replicated_kernel(HistArgs a
   for_each_sample(static_cast<const T*>(a.samples), a.n, global_thread_index(),
                   global_thread_count(), count);
   __syncthreads();
+  wait_for_zeroed_counts();
   // Thread b sums bin b's 32 copies starting at copy b % 32: the warp's reads stay conflict-free.
   for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
     unsigned int sum = 0u;

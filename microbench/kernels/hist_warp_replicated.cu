@@ -21,6 +21,7 @@ __global__ void __launch_bounds__(512) hist_warp_replicated_kernel(HistArgs a) {
   for_each_sample(static_cast<const T*>(a.samples), a.n, global_thread_index(),
                   global_thread_count(), count);
   __syncthreads();
+  wait_for_zeroed_counts();
   for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
     unsigned int sum = 0u;
     for (unsigned int w = 0; w < warps; ++w) sum += sub_counts[w * stride + b];

@@ -27,6 +27,9 @@ constexpr int kMaxSharedBins = 32768;       // 128 KB of 32-bit counters in one 
 constexpr int kMaxReplicatedBins = 1024;    // 16 warp copies / 32 lane copies stay <= 128 KB
 constexpr int kMaxClusterRanks = 8;         // portable cluster size
 constexpr int kClusterSliceLog2Max = 14;    // 16384 bins (64 KB) per cluster rank
+constexpr int kMaxPackedBins = 65536;       // 16-bit counter pairs: 128 KB in one block
+constexpr int kPackedThreads = 1024;        // hist_many_bins_packed_kernel's block
+constexpr int kPackedMaxRanks = 16;         // the largest cluster it tries (non-portable on sm_90)
 constexpr std::size_t kAlignment = 256;
 
 const std::map<HistVariant, std::string>& variant_names() {
@@ -40,8 +43,10 @@ const std::map<HistVariant, std::string>& variant_names() {
       {HistVariant::kWarpAggregated, "warp_aggregated"},
       {HistVariant::kSortRunLength, "sort_rle"},
       {HistVariant::kManyBins, "many_bins"},
+      {HistVariant::kManyBinsPacked, "many_bins_packed"},
       {HistVariant::kImagePlain, "image_plain"},
       {HistVariant::kImageInterleaved, "image_interleaved"},
+      {HistVariant::kImageLaneReplicated, "image_lane_replicated"},
       {HistVariant::kRankShared, "rank_shared"},
       {HistVariant::kRankLaneReplicated, "rank_lane_replicated"},
       {HistVariant::kCub, "cub"},
@@ -89,6 +94,10 @@ struct DeviceArray {
 };
 
 }  // namespace
+
+bool is_zeroing_kernel(const std::string& kernel_name) {
+  return kernel_name.find("hist_zero_counts_kernel") != std::string::npos;
+}
 
 std::string to_string(HistVariant v) { return variant_names().at(v); }
 
@@ -162,9 +171,11 @@ std::string unsupported_reason(HistVariant v, SampleType t, int bins, std::size_
     return "n = " + std::to_string(n) +
            " reaches 2^32: a 32-bit bin could wrap (counters are 32-bit; split the input)";
   if (t != SampleType::kU32 && bins > 256) return "8-bit samples have at most 256 distinct bins";
-  const bool image_variant = v == HistVariant::kImagePlain || v == HistVariant::kImageInterleaved;
+  const bool image_variant = v == HistVariant::kImagePlain || v == HistVariant::kImageInterleaved ||
+                             v == HistVariant::kImageLaneReplicated;
   if (t == SampleType::kRgba8 && !image_variant && v != HistVariant::kCub)
-    return name + " takes u32/u8 samples; 4-channel images run image_plain, image_interleaved, cub";
+    return name + " takes u32/u8 samples; 4-channel images run image_plain, image_interleaved, "
+                  "image_lane_replicated, cub";
   if (t != SampleType::kRgba8 && image_variant) return name + " needs --type rgba8";
   if ((v == HistVariant::kCub || v == HistVariant::kSortRunLength) && n > kMaxCubSamples)
     return name + " passes n to CUB as int: n must be < 2^31";
@@ -183,6 +194,17 @@ std::string unsupported_reason(HistVariant v, SampleType t, int bins, std::size_
       if (bins > kMaxReplicatedBins)
         return name + " replicates the histogram in shared memory: bins <= " +
                std::to_string(kMaxReplicatedBins) + " (use many_bins)";
+      break;
+    case HistVariant::kManyBinsPacked:
+      if (t != SampleType::kU32) return name + " takes u32 samples (8-bit samples fit lane_replicated)";
+      if (bins > kMaxPackedBins)
+        return name + " packs two 16-bit counters per shared word: bins <= " +
+               std::to_string(kMaxPackedBins) + " (use many_bins)";
+      break;
+    case HistVariant::kImageLaneReplicated:
+      if (bins > kMaxReplicatedBins / 4)
+        return name + " replicates four channel histograms in shared memory: bins <= " +
+               std::to_string(kMaxReplicatedBins / 4);
       break;
     case HistVariant::kTwoPhase:
       if (bins > kernels::kTwoPhaseMaxBins)
@@ -232,6 +254,8 @@ struct HistogramRunner::Impl {
   DeviceArray<unsigned int> sink;
   detail::CubScratch cub;
   std::map<const void*, int> shared_limit_set;
+  std::map<std::size_t, int> packed_ranks_cache;   // by shared bytes
+  std::map<std::size_t, int> packed_blocks_cache;
   cudaEvent_t start = nullptr, stop = nullptr;
 
   const void* samples() const {
@@ -259,11 +283,47 @@ struct HistogramRunner::Impl {
     return static_cast<int>(std::min(wave, needed));
   }
 
+  // Zeroes the counters with a kernel (not a memset), so that the histogram kernel after it can
+  // be a programmatic dependent launch.
+  void zero_counts(std::size_t words) {
+    unsigned int* counts_ptr = counts.ptr;
+    unsigned long long count = words;
+    void* params[] = {&counts_ptr, &count};
+    const int blocks = static_cast<int>(std::min<std::size_t>(64, (words + 255) / 256));
+    ATOMQ_CUDA(cudaLaunchKernel(kernels::hist_zero_counts_handle(), dim3(std::max(blocks, 1)),
+                                dim3(256), params, 0, 0));
+    ATOMQ_CUDA_LAUNCH();
+  }
+
+  // Launches a histogram kernel right behind zero_counts. On sm_90+ it is a programmatic
+  // dependent launch: it starts reading samples while the zeroing runs and waits for it only
+  // before its first global update (the launch gap is then off the critical path).
   void launch(const void* kernel, int blocks, int threads, std::size_t shared_bytes,
-              kernels::HistArgs args) {
+              kernels::HistArgs args, int cluster_ranks = 0) {
     allow_shared(kernel, shared_bytes);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = shared_bytes;
+    config.stream = 0;
+    cudaLaunchAttribute attributes[2]{};
+    unsigned int used = 0;
+    if (props.major >= 9) {
+      attributes[used].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attributes[used].val.programmaticStreamSerializationAllowed = 1;
+      ++used;
+    }
+    if (cluster_ranks > 0) {
+      attributes[used].id = cudaLaunchAttributeClusterDimension;
+      attributes[used].val.clusterDim.x = static_cast<unsigned int>(cluster_ranks);
+      attributes[used].val.clusterDim.y = 1;
+      attributes[used].val.clusterDim.z = 1;
+      ++used;
+    }
+    config.attrs = attributes;
+    config.numAttrs = used;
     void* params[] = {&args};
-    ATOMQ_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(threads), params, shared_bytes, 0));
+    ATOMQ_CUDA(cudaLaunchKernelExC(&config, kernel, params));
     ATOMQ_CUDA_LAUNCH();
   }
 
@@ -291,23 +351,59 @@ struct HistogramRunner::Impl {
     int blocks = resident_grid(kernel, threads, shared_bytes, prepared.n);
     blocks = std::max(ranks, blocks / ranks * ranks);  // the grid is whole clusters
 
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = shared_bytes;
-    config.stream = 0;
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = ranks;
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    void* params[] = {&args};
-    ATOMQ_CUDA(cudaLaunchKernelExC(&config, kernel, params));
-    ATOMQ_CUDA_LAUNCH();
+    launch(kernel, blocks, threads, shared_bytes, args, ranks);
     spdlog::debug("many_bins: {} bins as {} cluster ranks of {} bins, {} blocks", bins, ranks,
                   1u << slice_log2, blocks);
+  }
+
+  // Cluster size for the packed kernel: the one that keeps the most blocks resident (a larger
+  // cluster on a tie, as it leaves fewer global updates). 0 when clusters cannot launch.
+  int packed_cluster_ranks(const void* kernel, std::size_t shared_bytes) {
+    if (packed_ranks_cache.count(shared_bytes)) return packed_ranks_cache[shared_bytes];
+    int best_ranks = 0, best_blocks = 0;
+    for (int ranks = kPackedMaxRanks; ranks >= 1; ranks /= 2) {
+      if (ranks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+        cudaGetLastError();
+        continue;
+      }
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(ranks);
+      config.blockDim = dim3(kPackedThreads);
+      config.dynamicSmemBytes = shared_bytes;
+      cudaLaunchAttribute attribute{};
+      attribute.id = cudaLaunchAttributeClusterDimension;
+      attribute.val.clusterDim.x = static_cast<unsigned int>(ranks);
+      attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      int clusters = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+        cudaGetLastError();
+        continue;
+      }
+      if (clusters * ranks > best_blocks) best_blocks = clusters * ranks, best_ranks = ranks;
+    }
+    spdlog::debug("many_bins_packed: clusters of {} ({} blocks resident)", best_ranks, best_blocks);
+    packed_ranks_cache[shared_bytes] = best_ranks;
+    packed_blocks_cache[shared_bytes] = best_blocks;
+    return best_ranks;
+  }
+
+  void launch_many_bins_packed(const kernels::HistArgs& base) {
+    const void* kernel = kernels::hist_many_bins_packed_handle();
+    const std::size_t pair_words = (static_cast<std::size_t>(prepared.bins) + 1) / 2;
+    const std::size_t words = (pair_words + 4 * kPackedMaxRanks - 1) / (4 * kPackedMaxRanks) * (4 * kPackedMaxRanks);
+    const std::size_t shared_bytes = words * sizeof(unsigned int);
+    allow_shared(kernel, shared_bytes);
+    const int ranks = packed_cluster_ranks(kernel, shared_bytes);
+    if (ranks == 0) throw HistogramError("many_bins_packed: this device cannot keep one cluster of its blocks resident");
+    const int resident = packed_blocks_cache[shared_bytes];
+    // 8 samples per thread per round: no more clusters than the input keeps busy.
+    const std::size_t needed = (prepared.n + 8 * kPackedThreads - 1) / (8 * kPackedThreads);
+    const std::size_t clusters = std::max<std::size_t>(1, std::min<std::size_t>(resident / ranks, (needed + ranks - 1) / ranks));
+    kernels::HistArgs args = base;
+    args.aux = static_cast<unsigned int>(words);
+    launch(kernel, static_cast<int>(clusters) * ranks, kPackedThreads, shared_bytes, args, ranks);
   }
 
   void enqueue(HistVariant v) {
@@ -324,7 +420,7 @@ struct HistogramRunner::Impl {
       detail::cub_histogram(cub, samples(), prepared.n, type, bins, counts.ptr, 0);
       return;
     }
-    ATOMQ_CUDA(cudaMemsetAsync(counts.ptr, 0, count_words * sizeof(unsigned int), 0));
+    zero_counts(count_words);
     if (prepared.n == 0) return;
 
     const int bytes = static_cast<int>(sample_bytes(type));
@@ -363,10 +459,16 @@ struct HistogramRunner::Impl {
       case HistVariant::kManyBins:
         launch_many_bins(args);
         return;
+      case HistVariant::kManyBinsPacked:
+        launch_many_bins_packed(args);
+        return;
       case HistVariant::kImagePlain:
       case HistVariant::kImageInterleaved:
         launch_grid_stride(kernels::hist_image_handle(v == HistVariant::kImageInterleaved), 512,
                            4 * hist_bytes, args);
+        return;
+      case HistVariant::kImageLaneReplicated:
+        launch_grid_stride(kernels::hist_image_lane_replicated_handle(), 1024, 4 * 32 * hist_bytes, args);
         return;
       case HistVariant::kRankShared:
         launch_grid_stride(kernels::hist_rank_handle(bytes, false), 512, hist_bytes, args);

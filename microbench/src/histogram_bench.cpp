@@ -34,10 +34,11 @@ std::vector<BenchCase> plan(const HistBenchOptions& o) {
       HistVariant::kWarpAggregated, HistVariant::kSortRunLength,  HistVariant::kManyBins,
       HistVariant::kRankShared,     HistVariant::kRankLaneReplicated, HistVariant::kCub};
   const std::vector<HistVariant> image = {HistVariant::kImagePlain, HistVariant::kImageInterleaved,
-                                          HistVariant::kCub};
+                                          HistVariant::kImageLaneReplicated, HistVariant::kCub};
   const std::vector<HistVariant> many = {HistVariant::kNaiveGlobal, HistVariant::kBlockGridStride,
                                          HistVariant::kWarpAggregated, HistVariant::kSortRunLength,
-                                         HistVariant::kManyBins, HistVariant::kCub};
+                                         HistVariant::kManyBins, HistVariant::kManyBinsPacked,
+                                         HistVariant::kCub};
   std::vector<BenchCase> cases;
   for (const auto& in : inputs) cases.push_back({SampleType::kU32, in, 256, o.u32_samples, scalar});
   for (const auto& in : inputs) cases.push_back({SampleType::kU8, in, 256, o.u8_samples, scalar});

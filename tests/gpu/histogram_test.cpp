@@ -49,8 +49,9 @@ const std::vector<mb::HistVariant> kScalarVariants = {
     mb::HistVariant::kBlockGridStride, mb::HistVariant::kWarpReplicated,
     mb::HistVariant::kLaneReplicated, mb::HistVariant::kTwoPhase,
     mb::HistVariant::kWarpAggregated, mb::HistVariant::kSortRunLength,
-    mb::HistVariant::kManyBins,       mb::HistVariant::kRankShared,
-    mb::HistVariant::kRankLaneReplicated, mb::HistVariant::kCub};
+    mb::HistVariant::kManyBins,       mb::HistVariant::kManyBinsPacked,
+    mb::HistVariant::kRankShared,     mb::HistVariant::kRankLaneReplicated,
+    mb::HistVariant::kCub};
 
 }  // namespace
 
@@ -108,6 +109,7 @@ TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {
   int checked = 0;
   const std::vector<mb::HistVariant> variants = {mb::HistVariant::kImagePlain,
                                                  mb::HistVariant::kImageInterleaved,
+                                                 mb::HistVariant::kImageLaneReplicated,
                                                  mb::HistVariant::kCub};
   for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kSingleValue,
                              mb::InputKind::kZipf}) {
@@ -125,7 +127,7 @@ TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {
       }
     }
   }
-  EXPECT_EQ(checked, 3 * 4 * 2 * 2 * 3);
+  EXPECT_EQ(checked, 3 * 4 * 2 * 2 * 4);
 }
 
 TEST(HistogramGpu, ManyBinsExactIncludingClusterSplits) {
@@ -145,6 +147,27 @@ TEST(HistogramGpu, ManyBinsExactIncludingClusterSplits) {
     }
   }
   EXPECT_GE(checked, 4 * 3 * 4);
+}
+
+// The packed kernel's 16-bit counters spill 0x8000 to the global bin; on one value every block
+// spills many times, and with 2 bins the two counters of one word spill side by side.
+TEST(HistogramGpu, PackedCountersSpillExactly) {
+  ATOMQ_REQUIRE_GPU();
+  mb::HistogramRunner runner(0);
+  int checked = 0;
+  for (int bins : {2, 3, 65536}) {
+    for (mb::InputKind kind : {mb::InputKind::kSingleValue, mb::InputKind::kUniform,
+                               mb::InputKind::kHotFraction}) {
+      mb::HistCase c;
+      c.type = mb::SampleType::kU32;
+      c.input = input(kind, 1.1, 13);
+      c.n = (std::size_t{64} << 20) + 3;
+      c.bins = bins;
+      c.misalign_elements = 3;
+      expect_exact(runner, c, {mb::HistVariant::kManyBinsPacked}, checked);
+    }
+  }
+  EXPECT_EQ(checked, 9);
 }
 
 // 2^32 - 1 samples in one bin: the largest count a 32-bit counter holds, reached exactly.
@@ -169,6 +192,18 @@ TEST(HistogramGpu, CountsUpTo2To32MinusOneDoNotWrap) {
     EXPECT_EQ(full, 1) << mb::to_string(v);
     EXPECT_EQ(other, 0) << mb::to_string(v);
   }
+  // The packed kernel takes u32 samples: 2^32 - 1 of them (16 GiB) on one of 65536 bins.
+  c.type = mb::SampleType::kU32;
+  c.bins = 65536;
+  runner.prepare(c);
+  const mb::HistRunResult got = runner.run(mb::HistVariant::kManyBinsPacked);
+  int full = 0, other = 0;
+  for (std::uint32_t count : got.counts) {
+    if (count == 0xFFFFFFFFu) ++full;
+    else if (count != 0u) ++other;
+  }
+  EXPECT_EQ(full, 1) << "many_bins_packed";
+  EXPECT_EQ(other, 0) << "many_bins_packed";
 }
 
 TEST(HistogramGpu, RefusesWhatItCannotCountExactly) {
@@ -182,6 +217,10 @@ TEST(HistogramGpu, RefusesWhatItCannotCountExactly) {
   EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kNaiveGlobal, mb::SampleType::kU8, 300, 10).empty());
   EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kLaneReplicated, mb::SampleType::kRgba8, 256, 10).empty());
   EXPECT_TRUE(mb::unsupported_reason(mb::HistVariant::kManyBins, mb::SampleType::kU32, 65536, 10).empty());
+  EXPECT_TRUE(mb::unsupported_reason(mb::HistVariant::kManyBinsPacked, mb::SampleType::kU32, 65536, 10).empty());
+  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kManyBinsPacked, mb::SampleType::kU32, 65537, 10).empty());
+  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kManyBinsPacked, mb::SampleType::kU8, 256, 10).empty());
+  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kImageLaneReplicated, mb::SampleType::kRgba8, 257, 10).empty());
   ATOMQ_REQUIRE_GPU();
   mb::HistogramRunner runner(0);
   mb::HistCase c;

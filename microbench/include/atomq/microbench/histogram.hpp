@@ -34,8 +34,10 @@ enum class HistVariant {
   kWarpAggregated,     // __match_any_sync: one atomic per distinct bin per warp
   kSortRunLength,      // CUB radix sort + run-length encode, then scatter
   kManyBins,           // bins split over a thread-block cluster (distributed shared memory)
+  kManyBinsPacked,     // 16-bit counter pairs: 65536 bins in one block; cluster-summed flush
   kImagePlain,         // 4-channel image, every thread walks channels 0,1,2,3
   kImageInterleaved,   // 4-channel image, thread t starts at channel t % 4 (seed 001 3.2)
+  kImageLaneReplicated,// 4-channel image, 32 bank-aligned copies of the channel histograms
   kRankShared,         // counting-sort pass: rank = atomicAdd's old value (ATOMS.ADD), one shared copy
   kRankLaneReplicated, // the same with 32 bank-aligned copies (copy = lane): no two lanes share a word
   kCub,                // cub::DeviceHistogram (HistogramEven / MultiHistogramEven)
@@ -77,6 +79,11 @@ std::optional<InputKind> parse_input_kind(const std::string& s);  // also single
 const std::vector<HistVariant>& all_variants();
 std::size_t sample_bytes(SampleType t);  // bytes per sample (per pixel for kRgba8)
 int histogram_count(SampleType t);       // 4 for kRgba8, else 1
+
+// True for the kernel every variant launches before its own to zero the counters (not a
+// target: `atomq hist --analyze` leaves it out of the run it reports). Takes the mangled or the
+// demangled kernel name.
+bool is_zeroing_kernel(const std::string& kernel_name);
 
 // Empty when the variant runs this case; otherwise why it is refused (device-independent).
 std::string unsupported_reason(HistVariant v, SampleType t, int bins, std::size_t n);

@@ -1,0 +1,42 @@
+// Histogram of a 4-channel uint8 image with 32 bank-aligned copies of the four channel
+// histograms: lane l adds bin v of channel c at word (c * bins + v) * 32 + l, always in bank l.
+// A warp's atomic is then one wavefront whatever the colours (the plain image kernel pays a
+// bank conflict per step on a random-colour image). 128 KB of shared memory at 256 bins, so one
+// block of 1024 threads per SM.
+#include "hist_common.cuh"
+#include "hist_kernels.cuh"
+
+namespace atomq::microbench::kernels {
+
+__global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(HistArgs a) {
+  extern __shared__ unsigned int lane_counts[];  // 4 x bins x 32
+  const unsigned int bins = a.bins;
+  zero_shared(lane_counts, 4u * bins * 32u);
+  __syncthreads();
+  unsigned int* mine = lane_counts + (threadIdx.x & 31u);
+  auto count = [&](unsigned int pixel) {
+#pragma unroll
+    for (unsigned int channel = 0; channel < 4u; ++channel) {
+      const unsigned int v = (pixel >> (8u * channel)) & 0xFFu;
+      if (v < bins) atomicAdd(mine + ((channel * bins + v) << 5), 1u);
+    }
+  };
+  for_each_sample(static_cast<const std::uint32_t*>(a.samples), a.n, global_thread_index(),
+                  global_thread_count(), count);
+  __syncthreads();
+  wait_for_zeroed_counts();
+  // Thread b sums counter b's 32 copies starting at copy b % 32: the warp's reads stay
+  // conflict-free.
+  for (unsigned int b = threadIdx.x; b < 4u * bins; b += blockDim.x) {
+    unsigned int sum = 0u;
+#pragma unroll 8
+    for (unsigned int c = 0; c < 32u; ++c) sum += lane_counts[(b << 5) + ((c + b) & 31u)];
+    if (sum != 0u) atomicAdd(&a.counts[b], sum);
+  }
+}
+
+const void* hist_image_lane_replicated_handle() {
+  return reinterpret_cast<const void*>(&hist_image_lane_replicated_kernel);
+}
+
+}  // namespace atomq::microbench::kernels
