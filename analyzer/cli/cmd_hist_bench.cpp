@@ -66,6 +66,8 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
                     mb::cuda_version_string(r.runtime_version));
   md += fmt::format("Command: `{}`  \n", command);
   md += fmt::format("Timing: CUDA events around each launch sequence (zeroing included), median of {} runs after one warm-up.  \n", r.runs);
+  md += "`of input read`: the read-bandwidth probe timed on the same input, its runs alternating with the "
+        "variant's (same clocks, data and size); probe median / variant median.  \n";
   md += fmt::format("Measured read bandwidth, 16-byte loads, median of {} runs: **{:.0f} GB/s** reading {} MiB "
                     "(the size of the inputs below; `of read BW` is against this), {:.0f} GB/s reading {} MiB "
                     "(`of large read`).\n\n",
@@ -73,15 +75,15 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
                     r.large_read_bandwidth_bytes >> 20);
 
   md += "## Summary (computed from the table below)\n\n";
-  md += "| case | best variant | ms | GB/s | of read BW | of large read | CUB ms | x CUB |\n|---|---|---|---|---|---|---|---|\n";
+  md += "| case | best variant | ms | GB/s | of read BW | of input read | of large read | CUB ms | x CUB |\n|---|---|---|---|---|---|---|---|---|\n";
   auto summary_line = [&](mb::SampleType type, const std::string& input, int bins) {
     const auto* best = best_row(r, type, input, bins);
     const auto* cub = find_row(r, type, input, bins, mb::HistVariant::kCub);
     if (best == nullptr) return;
-    md += fmt::format("| {} {} bins, {} | {} | {:.4f} | {:.0f} | {:.1f}% | {:.1f}% | {} | {} |\n",
+    md += fmt::format("| {} {} bins, {} | {} | {:.4f} | {:.0f} | {:.1f}% | {:.1f}% | {:.1f}% | {} | {} |\n",
                       mb::to_string(type), bins, input, mb::to_string(best->variant),
                       best->timing.median_ms, best->gbs, 100.0 * best->fraction_of_read_bw,
-                      100.0 * best->gbs / r.large_read_bandwidth_gbs,
+                      100.0 * best->fraction_of_input_read, 100.0 * best->gbs / r.large_read_bandwidth_gbs,
                       cub && cub->skipped.empty() ? fmt::format("{:.4f}", cub->timing.median_ms) : "-",
                       best->speedup_vs_cub > 0 ? fmt::format("{:.2f}", best->speedup_vs_cub) : "-");
   };
@@ -93,19 +95,20 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
   for (const auto& [type, input, bins] : keys) summary_line(type, input, bins);
 
   md += "\n## All rows\n\n";
-  md += "| type | input | bins | n | variant | median ms | min ms | max ms | GB/s | of read BW | x CUB | exact |\n";
-  md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  md += "| type | input | bins | n | variant | median ms | min ms | max ms | GB/s | of read BW | input read ms | of input read | x CUB | exact |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& row : r.rows) {
     if (!row.skipped.empty()) {
-      md += fmt::format("| {} | {} | {} | {} | {} | - | - | - | - | - | - | not run: {} |\n",
+      md += fmt::format("| {} | {} | {} | {} | {} | - | - | - | - | - | - | - | - | not run: {} |\n",
                         mb::to_string(row.type), row.input, row.bins, row.n,
                         mb::to_string(row.variant), row.skipped);
       continue;
     }
-    md += fmt::format("| {} | {} | {} | {} | {} | {:.4f} | {:.4f} | {:.4f} | {:.0f} | {:.1f}% | {} | {} |\n",
+    md += fmt::format("| {} | {} | {} | {} | {} | {:.4f} | {:.4f} | {:.4f} | {:.0f} | {:.1f}% | {:.4f} | {:.1f}% | {} | {} |\n",
                       mb::to_string(row.type), row.input, row.bins, row.n,
                       mb::to_string(row.variant), row.timing.median_ms, row.timing.min_ms,
                       row.timing.max_ms, row.gbs, 100.0 * row.fraction_of_read_bw,
+                      row.input_read.median_ms, 100.0 * row.fraction_of_input_read,
                       row.speedup_vs_cub > 0 ? fmt::format("{:.2f}", row.speedup_vs_cub) : "-",
                       row.exact ? "yes" : "NO");
   }
@@ -113,12 +116,13 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
 }
 
 std::string csv(const mb::HistBenchReport& r) {
-  std::string out = "type,input,bins,n,bytes,variant,median_ms,min_ms,max_ms,runs,gbs,fraction_of_read_bw,speedup_vs_cub,exact,skipped\n";
+  std::string out = "type,input,bins,n,bytes,variant,median_ms,min_ms,max_ms,runs,gbs,fraction_of_read_bw,input_read_ms,fraction_of_input_read,speedup_vs_cub,exact,skipped\n";
   for (const auto& row : r.rows)
-    out += fmt::format("{},\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{},{:.1f},{:.4f},{:.4f},{},\"{}\"\n",
+    out += fmt::format("{},\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{},{:.1f},{:.4f},{:.6f},{:.4f},{:.4f},{},\"{}\"\n",
                        mb::to_string(row.type), row.input, row.bins, row.n, row.bytes,
                        mb::to_string(row.variant), row.timing.median_ms, row.timing.min_ms,
                        row.timing.max_ms, row.timing.runs, row.gbs, row.fraction_of_read_bw,
+                       row.input_read.median_ms, row.fraction_of_input_read,
                        row.speedup_vs_cub, row.skipped.empty() ? (row.exact ? "yes" : "no") : "",
                        row.skipped);
   return out;
@@ -134,6 +138,8 @@ nlohmann::json to_json(const mb::HistBenchReport& r, const std::string& date,
                     {"min_ms", row.timing.min_ms}, {"max_ms", row.timing.max_ms},
                     {"runs", row.timing.runs}, {"gbs", row.gbs},
                     {"fraction_of_read_bw", row.fraction_of_read_bw},
+                    {"input_read_ms", row.input_read.median_ms},
+                    {"fraction_of_input_read", row.fraction_of_input_read},
                     {"speedup_vs_cub", row.speedup_vs_cub}, {"exact", row.exact}});
   return {{"date", date},
           {"device", r.device},

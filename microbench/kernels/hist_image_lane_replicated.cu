@@ -8,6 +8,9 @@
 
 namespace atomq::microbench::kernels {
 
+// kAllInRange: 256 bins, so every channel value is a bin and no sample needs a range test (a
+// test per channel costs as much as the atomic here).
+template <bool kAllInRange>
 __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(HistArgs a) {
   extern __shared__ unsigned int lane_counts[];  // 4 x bins x 32
   const unsigned int bins = a.bins;
@@ -18,7 +21,7 @@ __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(His
 #pragma unroll
     for (unsigned int channel = 0; channel < 4u; ++channel) {
       const unsigned int v = (pixel >> (8u * channel)) & 0xFFu;
-      if (v < bins) atomicAdd(mine + ((channel * bins + v) << 5), 1u);
+      if (kAllInRange || v < bins) atomicAdd(mine + ((channel * bins + v) << 5), 1u);
     }
   };
   for_each_sample(static_cast<const std::uint32_t*>(a.samples), a.n, global_thread_index(),
@@ -35,8 +38,9 @@ __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(His
   }
 }
 
-const void* hist_image_lane_replicated_handle() {
-  return reinterpret_cast<const void*>(&hist_image_lane_replicated_kernel);
+const void* hist_image_lane_replicated_handle(unsigned int bins) {
+  return bins == 256u ? reinterpret_cast<const void*>(&hist_image_lane_replicated_kernel<true>)
+                      : reinterpret_cast<const void*>(&hist_image_lane_replicated_kernel<false>);
 }
 
 }  // namespace atomq::microbench::kernels

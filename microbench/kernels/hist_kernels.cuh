@@ -41,7 +41,7 @@ const void* hist_warp_aggregated_handle(int sample_bytes);
 const void* hist_many_bins_cluster_handle(int sample_bytes);
 const void* hist_many_bins_packed_handle();  // uint32 samples, 1024 threads, a cluster
 const void* hist_image_handle(bool interleave_channels);
-const void* hist_image_lane_replicated_handle();  // 1024 threads, 4 x bins x 32 words
+const void* hist_image_lane_replicated_handle(unsigned int bins);  // 1024 threads, 4 x bins x 32 words
 const void* hist_generate_handle();
 // zero_counts(unsigned* counts, unsigned long long words): the launch before every histogram kernel
 const void* hist_zero_counts_handle();

@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 #include "atomq/cuda_check.hpp"
 #include "hist_kernels.cuh"
@@ -254,6 +256,7 @@ struct HistogramRunner::Impl {
   DeviceArray<unsigned int> sink;
   detail::CubScratch cub;
   std::map<const void*, int> shared_limit_set;
+  std::set<const void*> carveout_set;
   std::map<std::size_t, int> packed_ranks_cache;   // by shared bytes
   std::map<std::size_t, int> packed_blocks_cache;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -263,7 +266,35 @@ struct HistogramRunner::Impl {
   }
   std::size_t input_bytes() const { return prepared.n * sample_bytes(prepared.type); }
 
+  double time_once(const std::function<void()>& enqueue_work);
+
+  // The read-bandwidth probe over this very input (its whole 16-byte vectors from the first
+  // aligned address): the reference a histogram of this input is measured against.
+  void enqueue_input_read() {
+    const auto base = reinterpret_cast<std::uintptr_t>(samples());
+    const std::uintptr_t aligned = (base + 15) & ~std::uintptr_t{15};
+    const std::size_t skipped = aligned - base;
+    const std::size_t bytes = input_bytes();
+    if (bytes <= skipped + 16) return;
+    launch_read_probe(reinterpret_cast<const void*>(aligned), (bytes - skipped) / 16);
+  }
+
+  // Reads `vectors` 16-byte vectors from a 16-byte-aligned `data`, one resident wave of blocks.
+  void launch_read_probe(const void* data, unsigned long long vectors) {
+    unsigned int sentinel = 0x9E3779B9u;
+    unsigned int* sink_ptr = sink.ptr;
+    void* params[] = {&data, &vectors, &sentinel, &sink_ptr};
+    const void* kernel = kernels::hist_read_bandwidth_handle();
+    prefer_max_shared(kernel);
+    int per_sm = 0;
+    ATOMQ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 512, 0));
+    const int blocks = std::max(1, per_sm) * props.multiProcessorCount;
+    ATOMQ_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(512), params, 0, 0));
+    ATOMQ_CUDA_LAUNCH();
+  }
+
   void allow_shared(const void* kernel, std::size_t bytes) {
+    prefer_max_shared(kernel);
     int& set = shared_limit_set[kernel];
     if (static_cast<int>(bytes) <= set || bytes <= 48 * 1024) return;
     ATOMQ_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -283,6 +314,15 @@ struct HistogramRunner::Impl {
     return static_cast<int>(std::min(wave, needed));
   }
 
+  // Every kernel of a timed sequence asks for the same L1/shared split (the most shared memory):
+  // an SM changes its split only when idle, so a change between the zeroing kernel and the
+  // histogram kernel would stall the overlap. The loads bypass L1, so its size does not matter.
+  void prefer_max_shared(const void* kernel) {
+    if (!carveout_set.insert(kernel).second) return;
+    ATOMQ_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared));
+  }
+
   // Zeroes the counters with a kernel (not a memset), so that the histogram kernel after it can
   // be a programmatic dependent launch.
   void zero_counts(std::size_t words) {
@@ -290,6 +330,7 @@ struct HistogramRunner::Impl {
     unsigned long long count = words;
     void* params[] = {&counts_ptr, &count};
     const int blocks = static_cast<int>(std::min<std::size_t>(64, (words + 255) / 256));
+    prefer_max_shared(kernels::hist_zero_counts_handle());
     ATOMQ_CUDA(cudaLaunchKernel(kernels::hist_zero_counts_handle(), dim3(std::max(blocks, 1)),
                                 dim3(256), params, 0, 0));
     ATOMQ_CUDA_LAUNCH();
@@ -330,6 +371,7 @@ struct HistogramRunner::Impl {
   void launch_grid_stride(const void* kernel, int threads, std::size_t shared_bytes,
                           const kernels::HistArgs& args) {
     // Work items: 16-byte vectors for the vectorized kernels is a finer cap than samples.
+    allow_shared(kernel, shared_bytes);  // before the occupancy query, which depends on it
     const int blocks = resident_grid(kernel, threads, shared_bytes, prepared.n);
     launch(kernel, blocks, threads, shared_bytes, args);
   }
@@ -468,7 +510,8 @@ struct HistogramRunner::Impl {
                            4 * hist_bytes, args);
         return;
       case HistVariant::kImageLaneReplicated:
-        launch_grid_stride(kernels::hist_image_lane_replicated_handle(), 1024, 4 * 32 * hist_bytes, args);
+        launch_grid_stride(kernels::hist_image_lane_replicated_handle(static_cast<unsigned int>(bins)), 1024,
+                           4 * 32 * hist_bytes, args);
         return;
       case HistVariant::kRankShared:
         launch_grid_stride(kernels::hist_rank_handle(bytes, false), 512, hist_bytes, args);
@@ -574,24 +617,12 @@ HistRunResult HistogramRunner::run(HistVariant v) {
   return r;
 }
 
-HistTiming HistogramRunner::time(HistVariant v, int runs) {
-  if (!impl_->has_input) throw HistogramError("no input prepared");
-  Impl& m = *impl_;
-  m.enqueue(v);  // warm-up: also grows any scratch buffer outside the timed runs
-  ATOMQ_CUDA(cudaDeviceSynchronize());
-  std::vector<double> ms;
-  for (int i = 0; i < runs; ++i) {
-    ATOMQ_CUDA(cudaEventRecord(m.start, 0));
-    m.enqueue(v);
-    ATOMQ_CUDA(cudaEventRecord(m.stop, 0));
-    ATOMQ_CUDA(cudaEventSynchronize(m.stop));
-    float t = 0.0f;
-    ATOMQ_CUDA(cudaEventElapsedTime(&t, m.start, m.stop));
-    ms.push_back(t);
-  }
+namespace {
+
+HistTiming summarize(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
   HistTiming out;
-  out.runs = runs;
+  out.runs = static_cast<int>(ms.size());
   if (!ms.empty()) {
     out.min_ms = ms.front();
     out.max_ms = ms.back();
@@ -601,35 +632,47 @@ HistTiming HistogramRunner::time(HistVariant v, int runs) {
   return out;
 }
 
+}  // namespace
+
+double HistogramRunner::Impl::time_once(const std::function<void()>& enqueue_work) {
+  ATOMQ_CUDA(cudaEventRecord(start, 0));
+  enqueue_work();
+  ATOMQ_CUDA(cudaEventRecord(stop, 0));
+  ATOMQ_CUDA(cudaEventSynchronize(stop));
+  float t = 0.0f;
+  ATOMQ_CUDA(cudaEventElapsedTime(&t, start, stop));
+  return t;
+}
+
+HistTiming HistogramRunner::time(HistVariant v, int runs) {
+  return time_with_input_read(v, runs).variant;
+}
+
+PairedTiming HistogramRunner::time_with_input_read(HistVariant v, int runs) {
+  if (!impl_->has_input) throw HistogramError("no input prepared");
+  Impl& m = *impl_;
+  m.enqueue(v);  // warm-up: also grows any scratch buffer outside the timed runs
+  m.enqueue_input_read();
+  ATOMQ_CUDA(cudaDeviceSynchronize());
+  std::vector<double> variant_ms, read_ms;
+  for (int i = 0; i < runs; ++i) {
+    read_ms.push_back(m.time_once([&] { m.enqueue_input_read(); }));
+    variant_ms.push_back(m.time_once([&] { m.enqueue(v); }));
+  }
+  return {summarize(variant_ms), summarize(read_ms)};
+}
+
 double HistogramRunner::measure_read_bandwidth_gbs(std::size_t bytes, int runs) {
   Impl& m = *impl_;
   DeviceArray<std::uint8_t> buffer;
   const std::size_t vectors = bytes / 16;
   buffer.resize(vectors * 16);
   ATOMQ_CUDA(cudaMemset(buffer.ptr, 1, vectors * 16));
-  const void* kernel = kernels::hist_read_bandwidth_handle();
-  int per_sm = 0;
-  ATOMQ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 512, 0));
-  const int blocks = std::max(1, per_sm) * m.props.multiProcessorCount;
-  const void* data = buffer.ptr;
-  unsigned long long count = vectors;
-  unsigned int sentinel = 0x9E3779B9u;
-  unsigned int* sink = m.sink.ptr;
-  void* params[] = {&data, &count, &sentinel, &sink};
+  auto read = [&] { m.launch_read_probe(buffer.ptr, vectors); };
+  m.time_once(read);  // warm-up
   std::vector<double> ms;
-  for (int i = 0; i <= runs; ++i) {  // run 0 is the warm-up
-    ATOMQ_CUDA(cudaEventRecord(m.start, 0));
-    ATOMQ_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(512), params, 0, 0));
-    ATOMQ_CUDA_LAUNCH();
-    ATOMQ_CUDA(cudaEventRecord(m.stop, 0));
-    ATOMQ_CUDA(cudaEventSynchronize(m.stop));
-    float t = 0.0f;
-    ATOMQ_CUDA(cudaEventElapsedTime(&t, m.start, m.stop));
-    if (i > 0) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms[ms.size() / 2];
-  return static_cast<double>(vectors * 16) / (median * 1e-3) / 1e9;
+  for (int i = 0; i < runs; ++i) ms.push_back(m.time_once(read));
+  return static_cast<double>(vectors * 16) / (summarize(ms).median_ms * 1e-3) / 1e9;
 }
 
 const HistCase& HistogramRunner::prepared() const { return impl_->prepared; }

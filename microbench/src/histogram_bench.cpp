@@ -97,7 +97,10 @@ HistBenchReport run_histogram_benchmark(
         row.exact = result.counts.size() == expected.size() &&
                     std::equal(result.counts.begin(), result.counts.end(), expected.begin(),
                                [](std::uint32_t a, std::uint64_t b) { return a == b; });
-        row.timing = runner.time(v, options.runs);
+        const PairedTiming paired = runner.time_with_input_read(v, options.runs);
+        row.timing = paired.variant;
+        row.input_read = paired.read;
+        row.fraction_of_input_read = paired.read.median_ms / paired.variant.median_ms;
         row.gbs = static_cast<double>(row.bytes) / (row.timing.median_ms * 1e-3) / 1e9;
         row.fraction_of_read_bw = row.gbs / report.read_bandwidth_gbs;
         if (v == HistVariant::kCub) cub_ms = row.timing.median_ms;

@@ -103,6 +103,13 @@ struct HistTiming {
   int runs = 0;
 };
 
+// A variant's runs and, alternating with them, reads of the same input by the read-bandwidth
+// probe: the two see the same clocks, data and size.
+struct PairedTiming {
+  HistTiming variant;
+  HistTiming read;
+};
+
 // Owns one device input (generated on the GPU from its spec) and the buffers the variants use.
 class HistogramRunner {
  public:
@@ -121,6 +128,8 @@ class HistogramRunner {
   HistRunResult run(HistVariant v);
   // Median of `runs` timed runs (CUDA events), after one warm-up.
   HistTiming time(HistVariant v, int runs);
+  // The same, each run preceded by a timed read of the input (16-byte loads, no histogram).
+  PairedTiming time_with_input_read(HistVariant v, int runs);
 
   // Read bandwidth of this device: a 16-byte-load streaming read of `bytes`, median of runs.
   double measure_read_bandwidth_gbs(std::size_t bytes, int runs);

@@ -36,7 +36,9 @@ struct HistBenchRow {
   std::string skipped;  // non-empty: why this variant does not run this case
   HistTiming timing;
   double gbs = 0.0;                 // input bytes / median time
-  double fraction_of_read_bw = 0.0;
+  double fraction_of_read_bw = 0.0;  // gbs / the report's read_bandwidth_gbs
+  HistTiming input_read;            // the probe reading this input, run by run between the variant's runs
+  double fraction_of_input_read = 0.0;  // input_read median / this median
   double speedup_vs_cub = 0.0;      // CUB median / this median (same case)
   bool exact = false;               // equal to the CPU reference, bin by bin
 };
