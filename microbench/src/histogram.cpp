@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "atomq/cuda_check.hpp"
 #include "hist_kernels.cuh"
@@ -31,7 +32,7 @@ constexpr int kMaxClusterRanks = 8;         // portable cluster size
 constexpr int kClusterSliceLog2Max = 14;    // 16384 bins (64 KB) per cluster rank
 constexpr int kMaxPackedBins = 65536;       // 16-bit counter pairs: 128 KB in one block
 constexpr int kPackedThreads = 1024;        // hist_many_bins_packed_kernel's block
-constexpr int kPackedMaxRanks = 16;         // the largest cluster it tries (non-portable on sm_90)
+constexpr int kMaxClusterRanksNonPortable = 16;  // the largest cluster tried where allowed
 constexpr std::size_t kAlignment = 256;
 
 const std::map<HistVariant, std::string>& variant_names() {
@@ -242,6 +243,15 @@ std::vector<std::uint64_t> reference_histogram(const void* samples, std::size_t 
   return counts;
 }
 
+namespace {
+
+struct ClusterShape {
+  int ranks = 0;            // blocks per cluster; 0: no cluster of this kernel fits
+  int resident_blocks = 0;  // blocks of that shape resident at once on the device
+};
+
+}  // namespace
+
 struct HistogramRunner::Impl {
   int device = 0;
   cudaDeviceProp props{};
@@ -257,8 +267,7 @@ struct HistogramRunner::Impl {
   detail::CubScratch cub;
   std::map<const void*, int> shared_limit_set;
   std::set<const void*> carveout_set;
-  std::map<std::size_t, int> packed_ranks_cache;   // by shared bytes
-  std::map<std::size_t, int> packed_blocks_cache;
+  std::map<std::tuple<const void*, int, std::size_t>, ClusterShape> cluster_cache;
   cudaEvent_t start = nullptr, stop = nullptr;
 
   const void* samples() const {
@@ -398,19 +407,22 @@ struct HistogramRunner::Impl {
                   1u << slice_log2, blocks);
   }
 
-  // Cluster size for the packed kernel: the one that keeps the most blocks resident (a larger
-  // cluster on a tie, as it leaves fewer global updates). 0 when clusters cannot launch.
-  int packed_cluster_ranks(const void* kernel, std::size_t shared_bytes) {
-    if (packed_ranks_cache.count(shared_bytes)) return packed_ranks_cache[shared_bytes];
-    int best_ranks = 0, best_blocks = 0;
-    for (int ranks = kPackedMaxRanks; ranks >= 1; ranks /= 2) {
-      if (ranks > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+  // The cluster size that keeps the most blocks resident (the larger on a tie: fewer global
+  // updates when the cluster sums its blocks' histograms). Sizes above 8 are non-portable;
+  // they are tried only where the kernel may use them.
+  ClusterShape best_cluster(const void* kernel, int threads, std::size_t shared_bytes) {
+    const auto key = std::make_tuple(kernel, threads, shared_bytes);
+    if (auto it = cluster_cache.find(key); it != cluster_cache.end()) return it->second;
+    ClusterShape best;
+    for (int ranks = kMaxClusterRanksNonPortable; ranks >= 1; ranks /= 2) {
+      if (ranks > kMaxClusterRanks &&
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
         cudaGetLastError();
         continue;
       }
       cudaLaunchConfig_t config{};
       config.gridDim = dim3(ranks);
-      config.blockDim = dim3(kPackedThreads);
+      config.blockDim = dim3(threads);
       config.dynamicSmemBytes = shared_bytes;
       cudaLaunchAttribute attribute{};
       attribute.id = cudaLaunchAttributeClusterDimension;
@@ -423,29 +435,39 @@ struct HistogramRunner::Impl {
         cudaGetLastError();
         continue;
       }
-      if (clusters * ranks > best_blocks) best_blocks = clusters * ranks, best_ranks = ranks;
+      if (clusters * ranks > best.resident_blocks) best = {ranks, clusters * ranks};
     }
-    spdlog::debug("many_bins_packed: clusters of {} ({} blocks resident)", best_ranks, best_blocks);
-    packed_ranks_cache[shared_bytes] = best_ranks;
-    packed_blocks_cache[shared_bytes] = best_blocks;
-    return best_ranks;
+    spdlog::debug("clusters of {} blocks of {} threads, {} B shared: {} blocks resident", best.ranks,
+                  threads, shared_bytes, best.resident_blocks);
+    cluster_cache[key] = best;
+    return best;
+  }
+
+  // A grid-stride kernel that ends in cluster_merge_to_global: whole clusters, one resident
+  // wave, no more blocks than `work_items` / threads.
+  void launch_clustered(const void* kernel, int threads, std::size_t shared_bytes,
+                        const kernels::HistArgs& args, std::size_t work_items) {
+    allow_shared(kernel, shared_bytes);
+    const ClusterShape shape = best_cluster(kernel, threads, shared_bytes);
+    if (shape.ranks == 0)
+      throw HistogramError("this device cannot keep one cluster of the kernel's blocks resident");
+    const std::size_t needed = (work_items + threads - 1) / threads;
+    const std::size_t clusters = std::max<std::size_t>(
+        1, std::min<std::size_t>(shape.resident_blocks / shape.ranks, (needed + shape.ranks - 1) / shape.ranks));
+    launch(kernel, static_cast<int>(clusters) * shape.ranks, threads, shared_bytes, args, shape.ranks);
   }
 
   void launch_many_bins_packed(const kernels::HistArgs& base) {
     const void* kernel = kernels::hist_many_bins_packed_handle();
     const std::size_t pair_words = (static_cast<std::size_t>(prepared.bins) + 1) / 2;
-    const std::size_t words = (pair_words + 4 * kPackedMaxRanks - 1) / (4 * kPackedMaxRanks) * (4 * kPackedMaxRanks);
+    // Whole 16-byte vectors for every rank of the largest cluster.
+    const std::size_t unit = 4 * kMaxClusterRanksNonPortable;
+    const std::size_t words = (pair_words + unit - 1) / unit * unit;
     const std::size_t shared_bytes = words * sizeof(unsigned int);
-    allow_shared(kernel, shared_bytes);
-    const int ranks = packed_cluster_ranks(kernel, shared_bytes);
-    if (ranks == 0) throw HistogramError("many_bins_packed: this device cannot keep one cluster of its blocks resident");
-    const int resident = packed_blocks_cache[shared_bytes];
-    // 8 samples per thread per round: no more clusters than the input keeps busy.
-    const std::size_t needed = (prepared.n + 8 * kPackedThreads - 1) / (8 * kPackedThreads);
-    const std::size_t clusters = std::max<std::size_t>(1, std::min<std::size_t>(resident / ranks, (needed + ranks - 1) / ranks));
     kernels::HistArgs args = base;
     args.aux = static_cast<unsigned int>(words);
-    launch(kernel, static_cast<int>(clusters) * ranks, kPackedThreads, shared_bytes, args, ranks);
+    // 8 samples per thread per round: no more clusters than the input keeps busy.
+    launch_clustered(kernel, kPackedThreads, shared_bytes, args, (prepared.n + 7) / 8);
   }
 
   void enqueue(HistVariant v) {
@@ -482,12 +504,12 @@ struct HistogramRunner::Impl {
         launch_grid_stride(kernels::hist_block_grid_stride_handle(bytes), 512, hist_bytes, args);
         return;
       case HistVariant::kWarpReplicated:
-        launch_grid_stride(kernels::hist_warp_replicated_handle(bytes), 512,
-                           sizeof(unsigned int) * 16 * (bins + 1), args);
+        launch_clustered(kernels::hist_warp_replicated_handle(bytes), 512,
+                         sizeof(unsigned int) * (16 * (bins + 1) + bins), args, prepared.n);
         return;
       case HistVariant::kLaneReplicated:
-        launch_grid_stride(kernels::hist_lane_replicated_handle(bytes, static_cast<unsigned int>(bins)), 512, 32 * hist_bytes,
-                           args);
+        launch_clustered(kernels::hist_lane_replicated_handle(bytes, static_cast<unsigned int>(bins)), 512,
+                         33 * hist_bytes, args, prepared.n);
         return;
       case HistVariant::kTwoPhase:
         launch_grid_stride(kernels::hist_two_phase_handle(bytes), 256, 0, args);
@@ -510,8 +532,8 @@ struct HistogramRunner::Impl {
                            4 * hist_bytes, args);
         return;
       case HistVariant::kImageLaneReplicated:
-        launch_grid_stride(kernels::hist_image_lane_replicated_handle(static_cast<unsigned int>(bins)), 1024,
-                           4 * 32 * hist_bytes, args);
+        launch_clustered(kernels::hist_image_lane_replicated_handle(static_cast<unsigned int>(bins)), 1024,
+                         4 * 33 * hist_bytes, args, prepared.n);
         return;
       case HistVariant::kRankShared:
         launch_grid_stride(kernels::hist_rank_handle(bytes, false), 512, hist_bytes, args);
