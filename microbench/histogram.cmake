@@ -13,7 +13,6 @@ add_library(atomq_histogram STATIC
   kernels/hist_image.cu
   kernels/hist_image_lane_replicated.cu
   kernels/hist_generate.cu
-  kernels/hist_zero_counts.cu
   kernels/hist_read_bandwidth.cu
   kernels/hist_scatter_runs.cu
   src/histogram_cub.cu

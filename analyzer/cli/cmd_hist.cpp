@@ -2,7 +2,6 @@
 // CPU reference and reports its time (median of CUDA-event runs).
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -118,9 +117,6 @@ int run_hist(const HistOptions& o) {
     // One more run, profiled in-process: every sample is one useful update.
     std::vector<atomq::model::KernelProfile> profiles =
         atomq::analyzer::profile_launches([&] { runner.run(c.variant); });
-    profiles.erase(std::remove_if(profiles.begin(), profiles.end(),
-                                  [](const auto& p) { return mb::is_zeroing_kernel(p.kernel_name); }),
-                   profiles.end());
     for (auto& p : profiles) {
       p.useful_updates = static_cast<double>(c.n);
       p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,

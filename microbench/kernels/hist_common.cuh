@@ -70,25 +70,9 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
   if (tid < n - tail_start) f(static_cast<unsigned int>(samples[tail_start + tid]));
 }
 
-// Programmatic dependent launch (sm_90+). The zeroing kernel lets the histogram kernel start
-// early; the histogram kernel must wait for it before its first update of the global counters.
-// Both are no-ops when the launch did not ask for programmatic serialization.
-__device__ __forceinline__ void allow_dependent_launch() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void wait_for_zeroed_counts() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 // Adds a block's shared histogram to the global one, skipping empty bins.
 __device__ __forceinline__ void merge_to_global(const unsigned int* shared_counts,
                                                 unsigned int bins, unsigned int* global_counts) {
-  wait_for_zeroed_counts();
   for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
     const unsigned int c = shared_counts[b];
     if (c != 0u) atomicAdd(&global_counts[b], c);

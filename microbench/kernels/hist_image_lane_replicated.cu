@@ -2,9 +2,7 @@
 // histograms: lane l adds bin v of channel c at word (c * bins + v) * 32 + l, always in bank l.
 // A warp's atomic is then one wavefront whatever the colours (the plain image kernel pays a
 // bank conflict per step on a random-colour image). 128 KB of shared memory at 256 bins, so one
-// block of 1024 threads per SM. The blocks of a cluster add their histograms before the global
-// update (cluster_merge_to_global).
-#include "hist_cluster_merge.cuh"
+// block of 1024 threads per SM.
 #include "hist_common.cuh"
 #include "hist_kernels.cuh"
 
@@ -14,7 +12,7 @@ namespace atomq::microbench::kernels {
 // test per channel costs as much as the atomic here).
 template <bool kAllInRange>
 __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(HistArgs a) {
-  extern __shared__ unsigned int lane_counts[];  // 4 x bins x 32, then 4 x bins block sums
+  extern __shared__ unsigned int lane_counts[];  // 4 x bins x 32
   const unsigned int bins = a.bins;
   zero_shared(lane_counts, 4u * bins * 32u);
   __syncthreads();
@@ -31,14 +29,12 @@ __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(His
   __syncthreads();
   // Thread b sums counter b's 32 copies starting at copy b % 32: the warp's reads stay
   // conflict-free.
-  unsigned int* block_sums = lane_counts + 4u * bins * 32u;
   for (unsigned int b = threadIdx.x; b < 4u * bins; b += blockDim.x) {
     unsigned int sum = 0u;
 #pragma unroll 8
     for (unsigned int c = 0; c < 32u; ++c) sum += lane_counts[(b << 5) + ((c + b) & 31u)];
-    block_sums[b] = sum;
+    if (sum != 0u) atomicAdd(&a.counts[b], sum);
   }
-  cluster_merge_to_global(block_sums, 4u * bins, a.counts);
 }
 
 const void* hist_image_lane_replicated_handle(unsigned int bins) {

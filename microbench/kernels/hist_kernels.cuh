@@ -11,7 +11,7 @@ struct HistArgs {
   unsigned long long n;    // samples (pixels for images)
   unsigned int bins;       // per histogram
   unsigned int aux;        // kernel-specific: log2(bins per cluster rank) for the many-bins kernel
-  unsigned int* counts;    // global result, zeroed by hist_zero_counts (wait_for_zeroed_counts)
+  unsigned int* counts;    // global result, zeroed before the launch
 };
 
 // Input generation (see hist_generate.cu): writes `count` elements of `element_bytes` bytes.
@@ -43,8 +43,6 @@ const void* hist_many_bins_packed_handle();  // uint32 samples, 1024 threads, a 
 const void* hist_image_handle(bool interleave_channels);
 const void* hist_image_lane_replicated_handle(unsigned int bins);  // 1024 threads, 4 x bins x 32 words
 const void* hist_generate_handle();
-// zero_counts(unsigned* counts, unsigned long long words): the launch before every histogram kernel
-const void* hist_zero_counts_handle();
 // scatter_runs(const T* keys, const unsigned* run_counts, const int* run_count, bins, counts)
 const void* hist_scatter_runs_handle(int sample_bytes);
 // read_bandwidth(const uint4* data, unsigned long long vectors, unsigned sentinel, unsigned* sink)

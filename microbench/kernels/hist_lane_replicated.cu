@@ -1,9 +1,7 @@
 // 32 bank-aligned copies per block: lane l counts bin b at word b * 32 + l, i.e. always in bank
 // l. One warp's atomic therefore never has a bank conflict, whatever the data (one wavefront
 // per instruction), and lanes never share a word, so nothing serializes on a hot bin. The cost
-// is 128 bytes of shared memory per bin. 16-byte loads. The blocks of a cluster add their
-// histograms before the global update (cluster_merge_to_global).
-#include "hist_cluster_merge.cuh"
+// is 128 bytes of shared memory per bin. 16-byte loads.
 #include "hist_common.cuh"
 #include "hist_kernels.cuh"
 
@@ -11,8 +9,8 @@ namespace atomq::microbench::kernels {
 
 // kAllInRange: every value of T is a bin (uint8 with 256 bins), so no range test per sample.
 template <typename T, bool kAllInRange>
-__global__ void __launch_bounds__(512, 4) hist_lane_replicated_kernel(HistArgs a) {
-  extern __shared__ unsigned int lane_counts[];  // bins x 32, then bins block sums
+__global__ void __launch_bounds__(512, 3) hist_lane_replicated_kernel(HistArgs a) {
+  extern __shared__ unsigned int lane_counts[];  // bins x 32
   const unsigned int bins = a.bins;
   zero_shared(lane_counts, bins * 32u);
   __syncthreads();
@@ -25,14 +23,12 @@ __global__ void __launch_bounds__(512, 4) hist_lane_replicated_kernel(HistArgs a
                   global_thread_count(), count);
   __syncthreads();
   // Thread b sums bin b's 32 copies starting at copy b % 32: the warp's reads stay conflict-free.
-  unsigned int* block_sums = lane_counts + bins * 32u;
   for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
     unsigned int sum = 0u;
 #pragma unroll 8
     for (unsigned int c = 0; c < 32u; ++c) sum += lane_counts[(b << 5) + ((c + b) & 31u)];
-    block_sums[b] = sum;
+    if (sum != 0u) atomicAdd(&a.counts[b], sum);
   }
-  cluster_merge_to_global(block_sums, bins, a.counts);
 }
 
 const void* hist_lane_replicated_handle(int sample_bytes, unsigned int bins) {

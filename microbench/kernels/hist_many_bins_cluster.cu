@@ -35,7 +35,6 @@ __global__ void __launch_bounds__(512) hist_many_bins_cluster_kernel(HistArgs a)
                   global_thread_count(), count);
   cluster.sync();  // all remote adds have landed before the owner merges
 
-  wait_for_zeroed_counts();
   const unsigned int first_bin = my_rank << rank_shift;
   for (unsigned int i = threadIdx.x; i < slice && first_bin + i < bins; i += blockDim.x) {
     const unsigned int c = slice_counts[i];

@@ -46,7 +46,6 @@ __global__ void __launch_bounds__(kThreads, 1) hist_many_bins_packed_kernel(Hist
     const unsigned int old = atomicAdd(word, 1u << shift);
     if (((old >> shift) & 0xFFFFu) == kSpillAt - 1u) {
       atomicSub(word, kSpillAt << shift);
-      wait_for_zeroed_counts();
       atomicAdd(&a.counts[v], kSpillAt);
     }
   };
@@ -85,7 +84,6 @@ __global__ void __launch_bounds__(kThreads, 1) hist_many_bins_packed_kernel(Hist
   }
 
   cluster.sync();  // every block of the cluster has counted (and spilled) everything
-  wait_for_zeroed_counts();
   const unsigned int ranks = cluster.num_blocks();
   const unsigned int slice_vectors = words / 4u / ranks;
   const unsigned int first = cluster.block_rank() * slice_vectors;

@@ -8,7 +8,6 @@ template <typename T>
 __global__ void __launch_bounds__(256) hist_naive_global_kernel(HistArgs a) {
   const unsigned int bins = a.bins;
   unsigned int* counts = a.counts;
-  wait_for_zeroed_counts();  // every sample is a global update
   auto count = [&](unsigned int v) {
     if (v < bins) atomicAdd(&counts[v], 1u);
   };

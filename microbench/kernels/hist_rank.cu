@@ -28,7 +28,6 @@ __global__ void __launch_bounds__(512) hist_rank_kernel(HistArgs a) {
     }
   }
   __syncthreads();
-  wait_for_zeroed_counts();
   if constexpr (kLaneCopies) {
     for (unsigned int bin = threadIdx.x; bin < a.bins; bin += blockDim.x) {
       unsigned int sum = 0u;

@@ -1,8 +1,6 @@
 // Replicated per-warp sub-histograms: warp w counts into its own copy, so warps never meet on a
 // word; copies are padded by one word so that bin b of neighbouring copies lies in different
-// banks (the merge reads them without conflicts). 16-byte loads. The blocks of a cluster add
-// their histograms before the global update (cluster_merge_to_global).
-#include "hist_cluster_merge.cuh"
+// banks (the merge reads them without conflicts). 16-byte loads.
 #include "hist_common.cuh"
 #include "hist_kernels.cuh"
 
@@ -10,7 +8,7 @@ namespace atomq::microbench::kernels {
 
 template <typename T>
 __global__ void __launch_bounds__(512) hist_warp_replicated_kernel(HistArgs a) {
-  extern __shared__ unsigned int sub_counts[];  // warps x (bins + 1), then bins block sums
+  extern __shared__ unsigned int sub_counts[];  // warps x (bins + 1)
   const unsigned int bins = a.bins;
   const unsigned int stride = bins + 1u;
   const unsigned int warps = blockDim.x / 32u;
@@ -23,13 +21,11 @@ __global__ void __launch_bounds__(512) hist_warp_replicated_kernel(HistArgs a) {
   for_each_sample(static_cast<const T*>(a.samples), a.n, global_thread_index(),
                   global_thread_count(), count);
   __syncthreads();
-  unsigned int* block_sums = sub_counts + warps * stride;
   for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
     unsigned int sum = 0u;
     for (unsigned int w = 0; w < warps; ++w) sum += sub_counts[w * stride + b];
-    block_sums[b] = sum;
+    if (sum != 0u) atomicAdd(&a.counts[b], sum);
   }
-  cluster_merge_to_global(block_sums, bins, a.counts);
 }
 
 const void* hist_warp_replicated_handle(int sample_bytes) {

@@ -12,7 +12,6 @@
 #include <map>
 #include <numeric>
 #include <random>
-#include <set>
 #include <tuple>
 
 #include "atomq/cuda_check.hpp"
@@ -97,10 +96,6 @@ struct DeviceArray {
 };
 
 }  // namespace
-
-bool is_zeroing_kernel(const std::string& kernel_name) {
-  return kernel_name.find("hist_zero_counts_kernel") != std::string::npos;
-}
 
 std::string to_string(HistVariant v) { return variant_names().at(v); }
 
@@ -266,7 +261,6 @@ struct HistogramRunner::Impl {
   DeviceArray<unsigned int> sink;
   detail::CubScratch cub;
   std::map<const void*, int> shared_limit_set;
-  std::set<const void*> carveout_set;
   std::map<std::tuple<const void*, int, std::size_t>, ClusterShape> cluster_cache;
   cudaEvent_t start = nullptr, stop = nullptr;
 
@@ -294,7 +288,6 @@ struct HistogramRunner::Impl {
     unsigned int* sink_ptr = sink.ptr;
     void* params[] = {&data, &vectors, &sentinel, &sink_ptr};
     const void* kernel = kernels::hist_read_bandwidth_handle();
-    prefer_max_shared(kernel);
     int per_sm = 0;
     ATOMQ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 512, 0));
     const int blocks = std::max(1, per_sm) * props.multiProcessorCount;
@@ -303,7 +296,6 @@ struct HistogramRunner::Impl {
   }
 
   void allow_shared(const void* kernel, std::size_t bytes) {
-    prefer_max_shared(kernel);
     int& set = shared_limit_set[kernel];
     if (static_cast<int>(bytes) <= set || bytes <= 48 * 1024) return;
     ATOMQ_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -323,31 +315,7 @@ struct HistogramRunner::Impl {
     return static_cast<int>(std::min(wave, needed));
   }
 
-  // Every kernel of a timed sequence asks for the same L1/shared split (the most shared memory):
-  // an SM changes its split only when idle, so a change between the zeroing kernel and the
-  // histogram kernel would stall the overlap. The loads bypass L1, so its size does not matter.
-  void prefer_max_shared(const void* kernel) {
-    if (!carveout_set.insert(kernel).second) return;
-    ATOMQ_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                    cudaSharedmemCarveoutMaxShared));
-  }
-
-  // Zeroes the counters with a kernel (not a memset), so that the histogram kernel after it can
-  // be a programmatic dependent launch.
-  void zero_counts(std::size_t words) {
-    unsigned int* counts_ptr = counts.ptr;
-    unsigned long long count = words;
-    void* params[] = {&counts_ptr, &count};
-    const int blocks = static_cast<int>(std::min<std::size_t>(64, (words + 255) / 256));
-    prefer_max_shared(kernels::hist_zero_counts_handle());
-    ATOMQ_CUDA(cudaLaunchKernel(kernels::hist_zero_counts_handle(), dim3(std::max(blocks, 1)),
-                                dim3(256), params, 0, 0));
-    ATOMQ_CUDA_LAUNCH();
-  }
-
-  // Launches a histogram kernel right behind zero_counts. On sm_90+ it is a programmatic
-  // dependent launch: it starts reading samples while the zeroing runs and waits for it only
-  // before its first global update (the launch gap is then off the critical path).
+  // Launches a histogram kernel, as a cluster of `cluster_ranks` blocks when that is not 0.
   void launch(const void* kernel, int blocks, int threads, std::size_t shared_bytes,
               kernels::HistArgs args, int cluster_ranks = 0) {
     allow_shared(kernel, shared_bytes);
@@ -356,22 +324,15 @@ struct HistogramRunner::Impl {
     config.blockDim = dim3(threads);
     config.dynamicSmemBytes = shared_bytes;
     config.stream = 0;
-    cudaLaunchAttribute attributes[2]{};
-    unsigned int used = 0;
-    if (props.major >= 9) {
-      attributes[used].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      attributes[used].val.programmaticStreamSerializationAllowed = 1;
-      ++used;
-    }
+    cudaLaunchAttribute cluster{};
     if (cluster_ranks > 0) {
-      attributes[used].id = cudaLaunchAttributeClusterDimension;
-      attributes[used].val.clusterDim.x = static_cast<unsigned int>(cluster_ranks);
-      attributes[used].val.clusterDim.y = 1;
-      attributes[used].val.clusterDim.z = 1;
-      ++used;
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = static_cast<unsigned int>(cluster_ranks);
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = 1;
+      config.attrs = &cluster;
+      config.numAttrs = 1;
     }
-    config.attrs = attributes;
-    config.numAttrs = used;
     void* params[] = {&args};
     ATOMQ_CUDA(cudaLaunchKernelExC(&config, kernel, params));
     ATOMQ_CUDA_LAUNCH();
@@ -443,8 +404,8 @@ struct HistogramRunner::Impl {
     return best;
   }
 
-  // A grid-stride kernel that ends in cluster_merge_to_global: whole clusters, one resident
-  // wave, no more blocks than `work_items` / threads.
+  // A kernel whose blocks work as clusters: whole clusters, one resident wave, no more blocks
+  // than `work_items` / threads.
   void launch_clustered(const void* kernel, int threads, std::size_t shared_bytes,
                         const kernels::HistArgs& args, std::size_t work_items) {
     allow_shared(kernel, shared_bytes);
@@ -484,7 +445,7 @@ struct HistogramRunner::Impl {
       detail::cub_histogram(cub, samples(), prepared.n, type, bins, counts.ptr, 0);
       return;
     }
-    zero_counts(count_words);
+    ATOMQ_CUDA(cudaMemsetAsync(counts.ptr, 0, count_words * sizeof(unsigned int), 0));
     if (prepared.n == 0) return;
 
     const int bytes = static_cast<int>(sample_bytes(type));
@@ -504,12 +465,12 @@ struct HistogramRunner::Impl {
         launch_grid_stride(kernels::hist_block_grid_stride_handle(bytes), 512, hist_bytes, args);
         return;
       case HistVariant::kWarpReplicated:
-        launch_clustered(kernels::hist_warp_replicated_handle(bytes), 512,
-                         sizeof(unsigned int) * (16 * (bins + 1) + bins), args, prepared.n);
+        launch_grid_stride(kernels::hist_warp_replicated_handle(bytes), 512,
+                           sizeof(unsigned int) * 16 * (bins + 1), args);
         return;
       case HistVariant::kLaneReplicated:
-        launch_clustered(kernels::hist_lane_replicated_handle(bytes, static_cast<unsigned int>(bins)), 512,
-                         33 * hist_bytes, args, prepared.n);
+        launch_grid_stride(kernels::hist_lane_replicated_handle(bytes, static_cast<unsigned int>(bins)), 512,
+                           32 * hist_bytes, args);
         return;
       case HistVariant::kTwoPhase:
         launch_grid_stride(kernels::hist_two_phase_handle(bytes), 256, 0, args);
@@ -532,8 +493,8 @@ struct HistogramRunner::Impl {
                            4 * hist_bytes, args);
         return;
       case HistVariant::kImageLaneReplicated:
-        launch_clustered(kernels::hist_image_lane_replicated_handle(static_cast<unsigned int>(bins)), 1024,
-                         4 * 33 * hist_bytes, args, prepared.n);
+        launch_grid_stride(kernels::hist_image_lane_replicated_handle(static_cast<unsigned int>(bins)), 1024,
+                           4 * 32 * hist_bytes, args);
         return;
       case HistVariant::kRankShared:
         launch_grid_stride(kernels::hist_rank_handle(bytes, false), 512, hist_bytes, args);

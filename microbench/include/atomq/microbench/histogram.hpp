@@ -80,11 +80,6 @@ const std::vector<HistVariant>& all_variants();
 std::size_t sample_bytes(SampleType t);  // bytes per sample (per pixel for kRgba8)
 int histogram_count(SampleType t);       // 4 for kRgba8, else 1
 
-// True for the kernel every variant launches before its own to zero the counters (not a
-// target: `atomq hist --analyze` leaves it out of the run it reports). Takes the mangled or the
-// demangled kernel name.
-bool is_zeroing_kernel(const std::string& kernel_name);
-
 // Empty when the variant runs this case; otherwise why it is refused (device-independent).
 std::string unsupported_reason(HistVariant v, SampleType t, int bins, std::size_t n);
 
