@@ -14,6 +14,7 @@ add_library(atomq_histogram STATIC
   kernels/hist_image_lane_replicated.cu
   kernels/hist_generate.cu
   kernels/hist_read_bandwidth.cu
+  kernels/hist_stream_hold.cu
   kernels/hist_scatter_runs.cu
   src/histogram_cub.cu
   src/histogram.cpp
