@@ -32,15 +32,18 @@ __device__ __forceinline__ void for_each_in_vector(const uint4& v, F& f) {
 // Calls f(value) once for every sample; thread `tid` of `nthreads` takes its share. The head
 // (before the first 16-byte boundary) and the tail (after the last whole vector) are read
 // element by element, so any base pointer and any n are exact.
-template <typename T, typename F>
+// before_counting() runs once, after the first loads are issued and before the first f: a
+// kernel zeroes its shared histogram there (and syncs the block), while the loads are in flight.
+// Every thread of the block must call this (before_counting may hold a barrier).
+template <typename T, typename F, typename Prologue>
 __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long long n,
                                                 unsigned long long tid,
-                                                unsigned long long nthreads, F& f) {
+                                                unsigned long long nthreads, F& f,
+                                                Prologue&& before_counting) {
   constexpr unsigned long long kPerVector = 16 / sizeof(T);
   const auto address = reinterpret_cast<std::uintptr_t>(samples);
   unsigned long long head = ((16u - (address & 15u)) & 15u) / sizeof(T);
   if (head > n) head = n;
-  if (tid < head) f(static_cast<unsigned int>(samples[tid]));
 
   const uint4* vectors = reinterpret_cast<const uint4*>(samples + head);
   const unsigned long long vector_count = (n - head) / kPerVector;
@@ -51,6 +54,8 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
   bool have_b = i + nthreads < vector_count;
   uint4 a = have_a ? load_streaming(vectors + i) : uint4{};
   uint4 b = have_b ? load_streaming(vectors + i + nthreads) : uint4{};
+  before_counting();
+  if (tid < head) f(static_cast<unsigned int>(samples[tid]));
   while (have_a) {
     const unsigned long long next = i + 2 * nthreads;
     const bool have_next_a = next < vector_count;
@@ -68,6 +73,13 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
 
   const unsigned long long tail_start = head + vector_count * kPerVector;
   if (tid < n - tail_start) f(static_cast<unsigned int>(samples[tail_start + tid]));
+}
+
+template <typename T, typename F>
+__device__ __forceinline__ void for_each_sample(const T* samples, unsigned long long n,
+                                                unsigned long long tid,
+                                                unsigned long long nthreads, F& f) {
+  for_each_sample(samples, n, tid, nthreads, f, [] {});
 }
 
 // Adds a block's shared histogram to the global one, skipping empty bins.

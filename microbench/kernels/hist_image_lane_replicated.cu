@@ -14,8 +14,6 @@ template <bool kAllInRange>
 __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(HistArgs a) {
   extern __shared__ unsigned int lane_counts[];  // 4 x bins x 32
   const unsigned int bins = a.bins;
-  zero_shared(lane_counts, 4u * bins * 32u);
-  __syncthreads();
   unsigned int* mine = lane_counts + (threadIdx.x & 31u);
   auto count = [&](unsigned int pixel) {
 #pragma unroll
@@ -25,7 +23,10 @@ __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(His
     }
   };
   for_each_sample(static_cast<const std::uint32_t*>(a.samples), a.n, global_thread_index(),
-                  global_thread_count(), count);
+                  global_thread_count(), count, [&] {
+                    zero_shared(lane_counts, 4u * bins * 32u);
+                    __syncthreads();
+                  });
   __syncthreads();
   // Thread b sums counter b's 32 copies starting at copy b % 32: the warp's reads stay
   // conflict-free.

@@ -12,15 +12,16 @@ template <typename T, bool kAllInRange>
 __global__ void __launch_bounds__(512, 3) hist_lane_replicated_kernel(HistArgs a) {
   extern __shared__ unsigned int lane_counts[];  // bins x 32
   const unsigned int bins = a.bins;
-  zero_shared(lane_counts, bins * 32u);
-  __syncthreads();
   const unsigned int lane = threadIdx.x & 31u;
   unsigned int* mine = lane_counts + lane;
   auto count = [&](unsigned int v) {
     if (kAllInRange || v < bins) atomicAdd(mine + (v << 5), 1u);
   };
   for_each_sample(static_cast<const T*>(a.samples), a.n, global_thread_index(),
-                  global_thread_count(), count);
+                  global_thread_count(), count, [&] {
+                    zero_shared(lane_counts, bins * 32u);
+                    __syncthreads();
+                  });
   __syncthreads();
   // Thread b sums bin b's 32 copies starting at copy b % 32: the warp's reads stay conflict-free.
   for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {

@@ -12,14 +12,15 @@ __global__ void __launch_bounds__(512) hist_warp_replicated_kernel(HistArgs a) {
   const unsigned int bins = a.bins;
   const unsigned int stride = bins + 1u;
   const unsigned int warps = blockDim.x / 32u;
-  zero_shared(sub_counts, warps * stride);
-  __syncthreads();
   unsigned int* mine = sub_counts + (threadIdx.x / 32u) * stride;
   auto count = [&](unsigned int v) {
     if (v < bins) atomicAdd(&mine[v], 1u);
   };
   for_each_sample(static_cast<const T*>(a.samples), a.n, global_thread_index(),
-                  global_thread_count(), count);
+                  global_thread_count(), count, [&] {
+                    zero_shared(sub_counts, warps * stride);
+                    __syncthreads();
+                  });
   __syncthreads();
   for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
     unsigned int sum = 0u;
