@@ -82,47 +82,6 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
   for_each_sample(samples, n, tid, nthreads, f, [] {});
 }
 
-// for_each_sample with kDepth vectors per thread in flight instead of 2, for kernels that fit
-// only one block per SM (their few threads need more bytes each to keep the memory busy).
-template <int kDepth, typename T, typename F, typename Prologue>
-__device__ __forceinline__ void for_each_sample_deep(const T* samples, unsigned long long n,
-                                                     unsigned long long tid,
-                                                     unsigned long long nthreads, F& f,
-                                                     Prologue&& before_counting) {
-  constexpr unsigned long long kPerVector = 16 / sizeof(T);
-  const auto address = reinterpret_cast<std::uintptr_t>(samples);
-  unsigned long long head = ((16u - (address & 15u)) & 15u) / sizeof(T);
-  if (head > n) head = n;
-  const uint4* vectors = reinterpret_cast<const uint4*>(samples + head);
-  const unsigned long long vector_count = (n - head) / kPerVector;
-  unsigned long long i = tid;
-  uint4 current[kDepth];
-#pragma unroll
-  for (int k = 0; k < kDepth; ++k) {
-    const unsigned long long v = i + k * nthreads;
-    current[k] = v < vector_count ? load_streaming(vectors + v) : uint4{};
-  }
-  before_counting();
-  if (tid < head) f(static_cast<unsigned int>(samples[tid]));
-  while (i < vector_count) {
-    const unsigned long long next = i + kDepth * nthreads;
-    uint4 upcoming[kDepth];
-#pragma unroll
-    for (int k = 0; k < kDepth; ++k) {
-      const unsigned long long v = next + k * nthreads;
-      upcoming[k] = v < vector_count ? load_streaming(vectors + v) : uint4{};
-    }
-#pragma unroll
-    for (int k = 0; k < kDepth; ++k)
-      if (i + k * nthreads < vector_count) for_each_in_vector<T>(current[k], f);
-#pragma unroll
-    for (int k = 0; k < kDepth; ++k) current[k] = upcoming[k];
-    i = next;
-  }
-  const unsigned long long tail_start = head + vector_count * kPerVector;
-  if (tid < n - tail_start) f(static_cast<unsigned int>(samples[tail_start + tid]));
-}
-
 // Adds a block's shared histogram to the global one, skipping empty bins.
 __device__ __forceinline__ void merge_to_global(const unsigned int* shared_counts,
                                                 unsigned int bins, unsigned int* global_counts) {

@@ -2,7 +2,7 @@
 // histograms: lane l adds bin v of channel c at word (c * bins + v) * 32 + l, always in bank l.
 // A warp's atomic is then one wavefront whatever the colours (the plain image kernel pays a
 // bank conflict per step on a random-colour image). 128 KB of shared memory at 256 bins, so one
-// block of 1024 threads per SM, each with 4 vectors in flight.
+// block of 1024 threads per SM.
 #include "hist_common.cuh"
 #include "hist_kernels.cuh"
 
@@ -22,9 +22,8 @@ __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(His
       if (kAllInRange || v < bins) atomicAdd(mine + ((channel * bins + v) << 5), 1u);
     }
   };
-  // One block per SM: 4 vectors per thread in flight (64 KB per SM).
-  for_each_sample_deep<4>(static_cast<const std::uint32_t*>(a.samples), a.n, global_thread_index(),
-                          global_thread_count(), count, [&] {
+  for_each_sample(static_cast<const std::uint32_t*>(a.samples), a.n, global_thread_index(),
+                  global_thread_count(), count, [&] {
                     zero_shared(lane_counts, 4u * bins * 32u);
                     __syncthreads();
                   });

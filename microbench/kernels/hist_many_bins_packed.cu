@@ -22,9 +22,7 @@ namespace {
 
 constexpr unsigned int kSpillAt = 0x8000u;
 constexpr unsigned int kThreads = 1024u;
-// 16-byte vectors per thread per round: with one block of 1024 threads per SM, 4 vectors keep
-// 64 KB per SM in flight (2 left the memory system idle between rounds).
-constexpr unsigned int kVectorsPerRound = 4u;
+constexpr unsigned int kVectorsPerRound = 2u;  // 16-byte vectors per thread per round
 // 4 uint32 samples per vector, plus one head and one tail sample in the first round.
 constexpr unsigned int kMaxAddsPerRound = kVectorsPerRound * 4u + 2u;
 static_assert(kThreads * kMaxAddsPerRound < kSpillAt, "a counter could pass 0xFFFF in one round");
@@ -70,27 +68,18 @@ __global__ void __launch_bounds__(kThreads, 1) hist_many_bins_packed_kernel(Hist
   const unsigned long long per_round = kVectorsPerRound * nthreads;
   const unsigned long long rounds = (vector_count + per_round - 1u) / per_round;
   unsigned long long i = tid;
-  uint4 current[kVectorsPerRound];
-#pragma unroll
-  for (unsigned int k = 0; k < kVectorsPerRound; ++k) {
-    const unsigned long long v = i + k * nthreads;
-    current[k] = v < vector_count ? load_streaming(vectors + v) : uint4{};
-  }
+  uint4 a0 = i < vector_count ? load_streaming(vectors + i) : uint4{};
+  uint4 a1 = i + nthreads < vector_count ? load_streaming(vectors + i + nthreads) : uint4{};
   for (unsigned long long r = 0; r < rounds; ++r) {
     const unsigned long long next = i + per_round;
     // The next round's loads are in flight while this round counts.
-    uint4 upcoming[kVectorsPerRound];
-#pragma unroll
-    for (unsigned int k = 0; k < kVectorsPerRound; ++k) {
-      const unsigned long long v = next + k * nthreads;
-      upcoming[k] = v < vector_count ? load_streaming(vectors + v) : uint4{};
-    }
-#pragma unroll
-    for (unsigned int k = 0; k < kVectorsPerRound; ++k)
-      if (i + k * nthreads < vector_count) for_each_in_vector<std::uint32_t>(current[k], count);
+    const uint4 n0 = next < vector_count ? load_streaming(vectors + next) : uint4{};
+    const uint4 n1 = next + nthreads < vector_count ? load_streaming(vectors + next + nthreads) : uint4{};
+    if (i < vector_count) for_each_in_vector<std::uint32_t>(a0, count);
+    if (i + nthreads < vector_count) for_each_in_vector<std::uint32_t>(a1, count);
     __syncthreads();
-#pragma unroll
-    for (unsigned int k = 0; k < kVectorsPerRound; ++k) current[k] = upcoming[k];
+    a0 = n0;
+    a1 = n1;
     i = next;
   }
 

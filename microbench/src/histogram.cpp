@@ -432,8 +432,8 @@ struct HistogramRunner::Impl {
     const std::size_t shared_bytes = words * sizeof(unsigned int);
     kernels::HistArgs args = base;
     args.aux = static_cast<unsigned int>(words);
-    // 16 samples per thread per round: no more clusters than the input keeps busy.
-    launch_clustered(kernel, kPackedThreads, shared_bytes, args, (prepared.n + 15) / 16);
+    // 8 samples per thread per round: no more clusters than the input keeps busy.
+    launch_clustered(kernel, kPackedThreads, shared_bytes, args, (prepared.n + 7) / 8);
   }
 
   void enqueue(HistVariant v) {
