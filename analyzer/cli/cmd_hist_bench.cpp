@@ -10,10 +10,10 @@
 #include <tuple>
 #include <vector>
 #include <ctime>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "atomq/calibration/service_table.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
 #include "atomq/microbench/histogram_bench.hpp"
 #include "commands.hpp"
@@ -174,9 +174,11 @@ int run_bench(const BenchOptions& o, const std::string& command) {
   const std::string driver = mb::nvidia_driver_release();
   const std::string md = markdown(report, command, date, driver);
   fmt::print("{}", md);
-  if (!o.markdown_path.empty()) std::ofstream(o.markdown_path) << md;
-  if (!o.csv_path.empty()) std::ofstream(o.csv_path) << csv(report);
-  if (!o.json_path.empty()) std::ofstream(o.json_path) << to_json(report, date, driver).dump(2) << "\n";
+  // Each file appears whole or not at all (temporary file, then rename).
+  if (!o.markdown_path.empty()) calibration::write_file_atomically(o.markdown_path, md);
+  if (!o.csv_path.empty()) calibration::write_file_atomically(o.csv_path, csv(report));
+  if (!o.json_path.empty())
+    calibration::write_file_atomically(o.json_path, to_json(report, date, driver).dump(2) + "\n");
   for (const auto& row : report.rows)
     if (row.skipped.empty() && !row.exact) return kExitError;
   return kExitOk;
