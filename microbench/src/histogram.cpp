@@ -275,6 +275,8 @@ struct HistogramRunner::Impl {
   std::size_t input_bytes() const { return prepared.n * sample_bytes(prepared.type); }
 
   double time_once(const std::function<void()>& enqueue_work);
+  // `runs` timed runs of v after a warm-up; with_input_read: each preceded by a timed input read.
+  PairedTiming time_runs(HistVariant v, int runs, bool with_input_read);
 
   // The read-bandwidth probe over this very input (its whole 16-byte vectors from the first
   // aligned address): the reference a histogram of this input is measured against.
@@ -656,19 +658,22 @@ double HistogramRunner::Impl::time_once(const std::function<void()>& enqueue_wor
 }
 
 HistTiming HistogramRunner::time(HistVariant v, int runs) {
-  return time_with_input_read(v, runs).variant;
+  return impl_->time_runs(v, runs, false).variant;
 }
 
 PairedTiming HistogramRunner::time_with_input_read(HistVariant v, int runs) {
-  if (!impl_->has_input) throw HistogramError("no input prepared");
-  Impl& m = *impl_;
-  m.enqueue(v);  // warm-up: also grows any scratch buffer outside the timed runs
-  m.enqueue_input_read();
+  return impl_->time_runs(v, runs, true);
+}
+
+PairedTiming HistogramRunner::Impl::time_runs(HistVariant v, int runs, bool with_input_read) {
+  if (!has_input) throw HistogramError("no input prepared");
+  enqueue(v);  // warm-up: also grows any scratch buffer outside the timed runs
+  if (with_input_read) enqueue_input_read();
   ATOMQ_CUDA(cudaDeviceSynchronize());
   std::vector<double> variant_ms, read_ms;
   for (int i = 0; i < runs; ++i) {
-    read_ms.push_back(m.time_once([&] { m.enqueue_input_read(); }));
-    variant_ms.push_back(m.time_once([&] { m.enqueue(v); }));
+    if (with_input_read) read_ms.push_back(time_once([&] { enqueue_input_read(); }));
+    variant_ms.push_back(time_once([&] { enqueue(v); }));
   }
   return {summarize(variant_ms), summarize(read_ms)};
 }

@@ -22,6 +22,28 @@ mb::InputSpec input(mb::InputKind kind, double zipf_s = 1.1, std::uint64_t seed 
   return in;
 }
 
+mb::HistCase make_case(mb::SampleType type, const mb::InputSpec& in, std::size_t n, int bins,
+                       int misalign_elements) {
+  mb::HistCase c;
+  c.type = type;
+  c.input = in;
+  c.n = n;
+  c.bins = bins;
+  c.misalign_elements = misalign_elements;
+  return c;
+}
+
+// Exactly one counter holds 2^32 - 1 and every other counter is zero.
+void expect_one_full_bin(const mb::HistRunResult& got, const std::string& what) {
+  int full = 0, other = 0;
+  for (std::uint32_t count : got.counts) {
+    if (count == 0xFFFFFFFFu) ++full;
+    else if (count != 0u) ++other;
+  }
+  EXPECT_EQ(full, 1) << what;
+  EXPECT_EQ(other, 0) << what;
+}
+
 std::string label(const mb::HistCase& c, mb::HistVariant v) {
   return mb::to_string(v) + " " + mb::to_string(c.type) + " " + mb::describe(c.input) +
          " n=" + std::to_string(c.n) + " bins=" + std::to_string(c.bins) +
@@ -69,13 +91,7 @@ TEST(HistogramGpu, ScalarVariantsExactOnEveryInputSizeAndAlignment) {
       for (const auto& in : inputs) {
         for (std::size_t n : sizes) {
           for (int misalign : {0, 1, 3}) {
-            mb::HistCase c;
-            c.type = type;
-            c.input = in;
-            c.n = n;
-            c.bins = bins;
-            c.misalign_elements = misalign;
-            expect_exact(runner, c, kScalarVariants, checked);
+            expect_exact(runner, make_case(type, in, n, bins, misalign), kScalarVariants, checked);
           }
         }
       }
@@ -91,13 +107,8 @@ TEST(HistogramGpu, LargeInputsExactForEveryVariant) {
   for (mb::SampleType type : {mb::SampleType::kU32, mb::SampleType::kU8}) {
     for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kZipf,
                                mb::InputKind::kHotFraction, mb::InputKind::kSingleValue}) {
-      mb::HistCase c;
-      c.type = type;
-      c.input = input(kind, 1.1, 11);
-      c.n = (std::size_t{32} << 20) + 5;
-      c.bins = 256;
-      c.misalign_elements = 1;
-      expect_exact(runner, c, kScalarVariants, checked);
+      expect_exact(runner, make_case(type, input(kind, 1.1, 11), (std::size_t{32} << 20) + 5, 256, 1),
+                   kScalarVariants, checked);
     }
   }
   // many_bins_packed takes u32 only: one fewer variant on the u8 inputs.
@@ -118,13 +129,8 @@ TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1000003}}) {
       for (int misalign : {0, 1}) {
         for (int bins : {256, 200}) {
-          mb::HistCase c;
-          c.type = mb::SampleType::kRgba8;
-          c.input = input(kind, 1.1, 3);
-          c.n = n;
-          c.bins = bins;
-          c.misalign_elements = misalign;
-          expect_exact(runner, c, variants, checked);
+          expect_exact(runner, make_case(mb::SampleType::kRgba8, input(kind, 1.1, 3), n, bins, misalign),
+                       variants, checked);
         }
       }
     }
@@ -139,13 +145,8 @@ TEST(HistogramGpu, ManyBinsExactIncludingClusterSplits) {
   for (int bins : {4096, 65536, 100000, 131072}) {
     for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kZipf,
                                mb::InputKind::kSingleValue}) {
-      mb::HistCase c;
-      c.type = mb::SampleType::kU32;
-      c.input = input(kind, 1.1, 5);
-      c.n = (std::size_t{4} << 20) + 7;
-      c.bins = bins;
-      c.misalign_elements = 2;
-      expect_exact(runner, c, kScalarVariants, checked);
+      expect_exact(runner, make_case(mb::SampleType::kU32, input(kind, 1.1, 5), (std::size_t{4} << 20) + 7, bins, 2),
+                   kScalarVariants, checked);
     }
   }
   EXPECT_GE(checked, 4 * 3 * 4);
@@ -160,13 +161,8 @@ TEST(HistogramGpu, PackedCountersSpillExactly) {
   for (int bins : {2, 3, 65536}) {
     for (mb::InputKind kind : {mb::InputKind::kSingleValue, mb::InputKind::kUniform,
                                mb::InputKind::kHotFraction}) {
-      mb::HistCase c;
-      c.type = mb::SampleType::kU32;
-      c.input = input(kind, 1.1, 13);
-      c.n = (std::size_t{64} << 20) + 3;
-      c.bins = bins;
-      c.misalign_elements = 3;
-      expect_exact(runner, c, {mb::HistVariant::kManyBinsPacked}, checked);
+      expect_exact(runner, make_case(mb::SampleType::kU32, input(kind, 1.1, 13), (std::size_t{64} << 20) + 3, bins, 3),
+                   {mb::HistVariant::kManyBinsPacked}, checked);
     }
   }
   EXPECT_EQ(checked, 9);
@@ -176,36 +172,19 @@ TEST(HistogramGpu, PackedCountersSpillExactly) {
 TEST(HistogramGpu, CountsUpTo2To32MinusOneDoNotWrap) {
   ATOMQ_REQUIRE_GPU();
   mb::HistogramRunner runner(0);
-  mb::HistCase c;
-  c.type = mb::SampleType::kU8;
-  c.input = input(mb::InputKind::kSingleValue, 1.1, 9);
-  c.n = std::size_t{0xFFFFFFFFu};
-  c.bins = 256;
+  mb::HistCase c = make_case(mb::SampleType::kU8, input(mb::InputKind::kSingleValue, 1.1, 9),
+                             std::size_t{0xFFFFFFFFu}, 256, 0);
   runner.prepare(c);
   for (mb::HistVariant v : {mb::HistVariant::kBlockGridStride, mb::HistVariant::kLaneReplicated,
                             mb::HistVariant::kWarpReplicated, mb::HistVariant::kManyBins,
                             mb::HistVariant::kTwoPhase}) {
-    const mb::HistRunResult got = runner.run(v);
-    int full = 0, other = 0;
-    for (std::uint32_t count : got.counts) {
-      if (count == 0xFFFFFFFFu) ++full;
-      else if (count != 0u) ++other;
-    }
-    EXPECT_EQ(full, 1) << mb::to_string(v);
-    EXPECT_EQ(other, 0) << mb::to_string(v);
+    expect_one_full_bin(runner.run(v), mb::to_string(v));
   }
   // The packed kernel takes u32 samples: 2^32 - 1 of them (16 GiB) on one of 65536 bins.
   c.type = mb::SampleType::kU32;
   c.bins = 65536;
   runner.prepare(c);
-  const mb::HistRunResult got = runner.run(mb::HistVariant::kManyBinsPacked);
-  int full = 0, other = 0;
-  for (std::uint32_t count : got.counts) {
-    if (count == 0xFFFFFFFFu) ++full;
-    else if (count != 0u) ++other;
-  }
-  EXPECT_EQ(full, 1) << "many_bins_packed";
-  EXPECT_EQ(other, 0) << "many_bins_packed";
+  expect_one_full_bin(runner.run(mb::HistVariant::kManyBinsPacked), "many_bins_packed");
 }
 
 TEST(HistogramGpu, RefusesWhatItCannotCountExactly) {
