@@ -91,6 +91,19 @@ __device__ __forceinline__ void merge_to_global(const unsigned int* shared_count
   }
 }
 
+// The same for 32 lane copies per counter (counter b's copies at words b * 32 .. b * 32 + 31).
+// Thread b sums them starting at copy b % 32, so a warp's reads stay conflict-free.
+__device__ __forceinline__ void merge_lane_copies_to_global(const unsigned int* lane_counts,
+                                                            unsigned int counters,
+                                                            unsigned int* global_counts) {
+  for (unsigned int b = threadIdx.x; b < counters; b += blockDim.x) {
+    unsigned int sum = 0u;
+#pragma unroll 8
+    for (unsigned int c = 0; c < 32u; ++c) sum += lane_counts[(b << 5) + ((c + b) & 31u)];
+    if (sum != 0u) atomicAdd(&global_counts[b], sum);
+  }
+}
+
 __device__ __forceinline__ void zero_shared(unsigned int* words, unsigned int count) {
   for (unsigned int i = threadIdx.x; i < count; i += blockDim.x) words[i] = 0u;
 }

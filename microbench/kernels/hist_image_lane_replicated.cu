@@ -28,14 +28,7 @@ __global__ void __launch_bounds__(1024, 1) hist_image_lane_replicated_kernel(His
                     __syncthreads();
                   });
   __syncthreads();
-  // Thread b sums counter b's 32 copies starting at copy b % 32: the warp's reads stay
-  // conflict-free.
-  for (unsigned int b = threadIdx.x; b < 4u * bins; b += blockDim.x) {
-    unsigned int sum = 0u;
-#pragma unroll 8
-    for (unsigned int c = 0; c < 32u; ++c) sum += lane_counts[(b << 5) + ((c + b) & 31u)];
-    if (sum != 0u) atomicAdd(&a.counts[b], sum);
-  }
+  merge_lane_copies_to_global(lane_counts, 4u * bins, a.counts);
 }
 
 const void* hist_image_lane_replicated_handle(unsigned int bins) {

@@ -51,5 +51,8 @@ const void* hist_read_bandwidth_handle();
 const void* hist_stream_hold_handle();
 
 inline constexpr int kTwoPhaseMaxBins = 256;
+// hist_many_bins_packed_kernel: its block, and the uint32 samples a thread counts per round.
+inline constexpr unsigned int kPackedThreads = 1024;
+inline constexpr unsigned int kPackedSamplesPerRound = 8;
 
 }  // namespace atomq::microbench::kernels

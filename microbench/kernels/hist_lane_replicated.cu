@@ -23,13 +23,7 @@ __global__ void __launch_bounds__(512, 3) hist_lane_replicated_kernel(HistArgs a
                     __syncthreads();
                   });
   __syncthreads();
-  // Thread b sums bin b's 32 copies starting at copy b % 32: the warp's reads stay conflict-free.
-  for (unsigned int b = threadIdx.x; b < bins; b += blockDim.x) {
-    unsigned int sum = 0u;
-#pragma unroll 8
-    for (unsigned int c = 0; c < 32u; ++c) sum += lane_counts[(b << 5) + ((c + b) & 31u)];
-    if (sum != 0u) atomicAdd(&a.counts[b], sum);
-  }
+  merge_lane_copies_to_global(lane_counts, bins, a.counts);
 }
 
 const void* hist_lane_replicated_handle(int sample_bytes, unsigned int bins) {

@@ -21,8 +21,8 @@ namespace cg = cooperative_groups;
 namespace {
 
 constexpr unsigned int kSpillAt = 0x8000u;
-constexpr unsigned int kThreads = 1024u;
-constexpr unsigned int kVectorsPerRound = 2u;  // 16-byte vectors per thread per round
+constexpr unsigned int kThreads = kPackedThreads;
+constexpr unsigned int kVectorsPerRound = kPackedSamplesPerRound / 4u;  // 16-byte vectors
 // 4 uint32 samples per vector, plus one head and one tail sample in the first round.
 constexpr unsigned int kMaxAddsPerRound = kVectorsPerRound * 4u + 2u;
 static_assert(kThreads * kMaxAddsPerRound < kSpillAt, "a counter could pass 0xFFFF in one round");

@@ -29,11 +29,7 @@ __global__ void __launch_bounds__(512) hist_rank_kernel(HistArgs a) {
   }
   __syncthreads();
   if constexpr (kLaneCopies) {
-    for (unsigned int bin = threadIdx.x; bin < a.bins; bin += blockDim.x) {
-      unsigned int sum = 0u;
-      for (unsigned int c = 0; c < 32u; ++c) sum += rank_counts[bin * 32u + ((c + bin) & 31u)];
-      if (sum != 0u) atomicAdd(&a.counts[bin], sum);
-    }
+    merge_lane_copies_to_global(rank_counts, a.bins, a.counts);
   } else {
     merge_to_global(rank_counts, a.bins, a.counts);
   }

@@ -31,7 +31,6 @@ constexpr int kMaxReplicatedBins = 1024;    // 16 warp copies / 32 lane copies s
 constexpr int kMaxClusterRanks = 8;         // portable cluster size
 constexpr int kClusterSliceLog2Max = 14;    // 16384 bins (64 KB) per cluster rank
 constexpr int kMaxPackedBins = 65536;       // 16-bit counter pairs: 128 KB in one block
-constexpr int kPackedThreads = 1024;        // hist_many_bins_packed_kernel's block
 constexpr int kMaxClusterRanksNonPortable = 16;  // the largest cluster tried where allowed
 constexpr std::size_t kAlignment = 256;
 
@@ -435,7 +434,8 @@ struct HistogramRunner::Impl {
     kernels::HistArgs args = base;
     args.aux = static_cast<unsigned int>(words);
     // 8 samples per thread per round: no more clusters than the input keeps busy.
-    launch_clustered(kernel, kPackedThreads, shared_bytes, args, (prepared.n + 7) / 8);
+    launch_clustered(kernel, kernels::kPackedThreads, shared_bytes, args,
+                     (prepared.n + kernels::kPackedSamplesPerRound - 1) / kernels::kPackedSamplesPerRound);
   }
 
   void enqueue(HistVariant v) {
