@@ -1,9 +1,11 @@
-// atomq table show|validate|csv: inspect a service-time table (no GPU needed).
+// atomq table show|validate|csv|fit: inspect a service-time table (no GPU needed).
 #include <fmt/format.h>
 
 #include <memory>
 
 #include "atomq/calibration/service_table.hpp"
+#include "atomq/model/analysis_json.hpp"
+#include "atomq/model/service_fit.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
 
@@ -39,6 +41,29 @@ int run_csv(const TableArgs& a) {
   return kExitOk;
 }
 
+// The least-squares fit of the table (model/service_fit.hpp): its parameters and residuals per
+// op variant, and optionally every cell's measured S next to the fit.
+int run_fit(const TableArgs& a) {
+  const cal::ServiceTable t = cal::load_service_table(a.path);
+  const model::ServiceFit fit = model::fit_service_model(t);
+  fmt::print("S_fit(n, k) = max(w0 + w1 k, max(L_floor, l0 + l1 k) / n)   ({})\n", a.path);
+  fmt::print("{:<9} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9}\n", "variant", "cells", "w0", "w1",
+             "l0", "l1", "L_floor", "RMS rel", "max |rel|");
+  for (const auto& v : fit.variants)
+    fmt::print("{:<9} {:>6} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.2f} {:>8.1f}% {:>8.1f}%\n",
+               cal::to_string(v.variant), v.cells, v.saturation.intercept, v.saturation.slope,
+               v.latency.intercept, v.latency.slope, v.latency_floor, 100.0 * v.rms_relative_residual,
+               100.0 * v.max_abs_relative_residual);
+  if (!a.csv_out.empty()) {
+    const std::string csv = model::fit_residuals_csv(t, fit);
+    if (a.csv_out == "-")
+      fmt::print("{}", csv);
+    else
+      cal::write_file_atomically(a.csv_out, csv);
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_table_command(CLI::App& app, CommandRunner& selected) {
@@ -55,6 +80,10 @@ void add_table_command(CLI::App& app, CommandRunner& selected) {
   csv->add_option("file", args->path, "table JSON")->required();
   csv->add_option("-o,--output", args->csv_out, "CSV file (default stdout)");
   csv->callback([&selected, args] { selected = [args] { return run_csv(*args); }; });
+  auto* fit = table->add_subcommand("fit", "the least-squares service-time fit and its residuals");
+  fit->add_option("file", args->path, "table JSON")->required();
+  fit->add_option("--residuals", args->csv_out, "write every cell's S, fit and residual as CSV (- for stdout)");
+  fit->callback([&selected, args] { selected = [args] { return run_fit(*args); }; });
 }
 
 }  // namespace atomq::cli

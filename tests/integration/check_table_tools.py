@@ -24,6 +24,12 @@ for t in tables:
     assert p.returncode == 0, p.stderr
     rows = out.read_text().splitlines()
     assert len(rows) == len(json.loads(t.read_text())["cells"]) + 1
+    residuals = work / (t.stem + ".fit.csv")
+    p = run("table", "fit", str(t), "--residuals", str(residuals))
+    assert p.returncode == 0 and "popc_inc" in p.stdout and "add" in p.stdout, p.stdout + p.stderr
+    fit_rows = [r for r in residuals.read_text().splitlines() if not r.startswith("#")]
+    assert fit_rows[0].startswith("variant,pattern,n,e,c,k,s_measured,s_fit,relative_residual"), fit_rows[0]
+    assert len(fit_rows) == len(rows), (len(fit_rows), len(rows))
 
 # Broken files: one clear line naming the file, exit code 1, never a crash.
 missing = work / "does_not_exist.json"

@@ -18,9 +18,9 @@ inline constexpr const char* kSharedAtomWavefronts =
 inline constexpr const char* kSharedAtomWavefrontsMax =
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.max";
 
-// Thread-level shared atomic operations O (e = O / N). No hardware counter exists on GH100;
-// the analyzer fills this derived name from the CUPTI SASS Metrics API (per-instruction
-// thread counts joined with the ATOMS opcodes). The SASS name is accepted where it exists.
+// Thread-level shared atomic operations O (e = O / N). No hardware counter exists on GH100 and
+// no atomq collector fills this derived name yet (the CUPTI SASS Metrics API could); a profile
+// that carries it, or the SASS name where that exists, gets a measured e instead of e = 32.
 inline constexpr const char* kSharedAtomThreadOps = "atomq__thread_ops_shared_atom.sum";
 inline constexpr const char* kSharedAtomThreadOpsSass =
     "smsp__sass_thread_inst_executed_op_shared_atom.sum";

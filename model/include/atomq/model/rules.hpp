@@ -1,6 +1,7 @@
 // Thresholds and rules of the classifier, as data in one place. Defaults are the seed's
 // (U >= 0.90 severe, 0.70..0.90 potential) plus the Hopper-specific ones, each with why.
-// A JSON document can override any subset (e.g. after re-validating a threshold).
+// apply_rules_json overrides any subset from a JSON document (a library call; no CLI option
+// loads one yet).
 #pragma once
 
 #include <string>
