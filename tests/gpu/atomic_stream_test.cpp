@@ -98,7 +98,6 @@ TEST(AtomicStreamGpu, DependentChainLatencyIsOrdered) {
     cfg.op = op;
     cfg.pattern = {kind, 1};
     const mb::LatencyResult r = bench.run_latency(cfg);
-    EXPECT_EQ(static_cast<int>(r.cycles_per_atomic.size()), bench.device().sm_count);
     return atomq::calibration::median(r.cycles_per_atomic);
   };
   const double add_distinct = latency(mb::LatencyOp::kAdd, mb::PatternKind::kDistinct);

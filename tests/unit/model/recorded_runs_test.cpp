@@ -2,7 +2,6 @@
 // in fixtures/ is {"provenance": "...", "profile": <atomq.kernel_profile>, "expected":
 // {"class": "...", "time_tolerance": 0.25}}; for atomic-bound kernels the predicted
 // atomic-bound time must match the measured duration within the tolerance.
-// No fixture is committed yet (docs/model.md, TODO): the test skips until one is.
 #include <gtest/gtest.h>
 
 #include <filesystem>
