@@ -32,12 +32,6 @@ void expect_error_naming(const std::string& text, const std::vector<std::string>
   }
 }
 
-TEST(RunDocument, SchemaAgreesWithTheWriter) {
-  json doc = valid_document();
-  EXPECT_EQ(doc["format"], analyzer::kAnalysisRunFormat);
-  EXPECT_EQ(doc["version"], analyzer::kAnalysisRunVersion);
-}
-
 TEST(RunDocument, RecordedRunsLoadWithTheirProvenance) {
   const RecordedSet set = load_recorded_set(ATOMQ_RECORDED_RUNS_DIR);
   EXPECT_NE(set.provenance.find("H200"), std::string::npos);

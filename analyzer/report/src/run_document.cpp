@@ -4,17 +4,17 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "atomq/analyzer/analysis_run.hpp"
+
 namespace atomq::report {
 
 using nlohmann::json;
 
 namespace {
 
-// The run-document constants live in atomq/analyzer/analysis_run.hpp, which pulls in the
-// CUPTI-facing analyzer library; the report stays host-only, so they are repeated here and a
-// unit test checks both agree.
-constexpr const char* kRunFormat = "atomq.analysis_run";
-constexpr int kRunVersion = 1;
+// The run document's one definition (a header of model types only; no CUPTI behind it).
+constexpr const char* kRunFormat = analyzer::kAnalysisRunFormat;
+constexpr int kRunVersion = analyzer::kAnalysisRunVersion;
 
 std::string label_from_path(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
