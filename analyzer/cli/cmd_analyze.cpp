@@ -89,7 +89,7 @@ int run_ncu_csv(const AnalyzeArgs& a) {
     fmt::print(stderr, "atomq: invalid ncu export: {}\n", e.what());
     return kExitError;
   }
-  info.launches_seen = info.launches_profiled = static_cast<long long>(profiles.size());
+  info.launches.launches_seen = info.launches.launches_profiled = static_cast<long long>(profiles.size());
   return write_and_print_run(a.output, a.table, info, profiles);
 }
 
@@ -151,13 +151,8 @@ int run_program(const AnalyzeArgs& a) {
       const auto j = nlohmann::json::parse(m);
       const std::string kind = j.value("kind", "");
       if (kind == "stats") {
-        info.launches_seen = j.value("launches_seen", 0LL);
-        info.launches_profiled = j.value("launches_profiled", 0LL);
-        info.launches_filtered = j.value("launches_filtered", 0LL);
-        info.graph_launches = j.value("graph_launches", 0LL);
-        info.failed = j.value("failed", 0LL);
-        info.passes = j.value("passes", size_t{0});
-        if (info.failed > 0) collector_error = j.value("last_error", std::string());
+        info.launches = analyzer::stats_from_collector_message(m);
+        if (info.launches.failed > 0) collector_error = info.launches.last_error;
       } else if (kind == "error") {
         collector_error = j.value("message", std::string());
       }
@@ -165,7 +160,7 @@ int run_program(const AnalyzeArgs& a) {
       info.warnings.push_back(m);  // e.g. "truncated last line skipped"
     }
   }
-  if (info.launches_profiled == 0) info.launches_profiled = static_cast<long long>(profiles.size());
+  if (info.launches.launches_profiled == 0) info.launches.launches_profiled = static_cast<long long>(profiles.size());
   if (!collector_error.empty()) info.warnings.push_back("profiling error: " + collector_error);
 
   const int rc = write_and_print_run(a.output, a.table, info, profiles);

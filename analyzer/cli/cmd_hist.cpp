@@ -115,17 +115,16 @@ int run_hist(const HistOptions& o) {
 
   if (o.analyze) {
     // One more run, profiled in-process: every sample is one useful update.
+    atomq::analyzer::RunInfo info;
     std::vector<atomq::model::KernelProfile> profiles =
-        atomq::analyzer::profile_launches([&] { runner.run(c.variant); });
+        atomq::analyzer::profile_launches([&] { runner.run(c.variant); }, {}, &info.launches);
     for (auto& p : profiles) {
       p.useful_updates = static_cast<double>(c.n);
       p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,
                                     o.input, o.n, o.bins, o.type);
     }
-    atomq::analyzer::RunInfo info;
     info.command = profiles.empty() ? "" : profiles.front().source_detail;
     info.source = "in_process";
-    info.launches_seen = info.launches_profiled = static_cast<long long>(profiles.size());
     fmt::print("\n");
     return write_and_print_run(o.analysis_output, o.table, info, profiles);
   }

@@ -52,10 +52,10 @@ int write_and_print_run(const std::string& output, const std::string& table_path
                an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
                model::to_string(an.utilization_class));
   }
-  fmt::print("\n{} launch(es) profiled", info.launches_profiled);
-  if (info.passes) fmt::print(" ({} replay passes each)", info.passes);
-  if (info.launches_filtered) fmt::print(", {} not selected", info.launches_filtered);
-  if (info.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.graph_launches);
+  fmt::print("\n{} launch(es) profiled", info.launches.launches_profiled);
+  if (info.launches.passes) fmt::print(" ({} replay passes each)", info.launches.passes);
+  if (info.launches.launches_filtered) fmt::print(", {} not selected", info.launches.launches_filtered);
+  if (info.launches.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.launches.graph_launches);
   fmt::print("; table {} ({}); wrote {}\n", table.path, table.origin, output);
   return kExitOk;
 }

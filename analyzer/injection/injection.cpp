@@ -45,18 +45,7 @@ void flush_at_exit() {
   try {
     if (!g_session) return;
     g_session->finish();
-    const auto s = g_session->stats();
-    if (g_writer)
-      g_writer->write_raw_line(nlohmann::json{{"collector",
-                                               {{"kind", "stats"},
-                                                {"launches_seen", s.launches_seen},
-                                                {"launches_profiled", s.launches_profiled},
-                                                {"launches_filtered", s.launches_filtered},
-                                                {"graph_launches", s.graph_launches},
-                                                {"failed", s.failed},
-                                                {"passes", s.passes},
-                                                {"last_error", s.last_error}}}}
-                                   .dump());
+    if (g_writer) g_writer->write_raw_line(atomq::analyzer::stats_line(g_session->stats()));
   } catch (...) {
   }
 }

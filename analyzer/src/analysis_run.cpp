@@ -79,14 +79,40 @@ std::string run_to_json(const RunInfo& info, const std::vector<model::KernelProf
            {"warnings", info.warnings},
            {"program_exit_code", info.program_exit_code},
            {"launches",
-            {{"seen", info.launches_seen},
-             {"profiled", info.launches_profiled},
-             {"filtered", info.launches_filtered},
-             {"in_graphs_not_profiled", info.graph_launches},
-             {"failed", info.failed}}},
-           {"replay_passes", info.passes},
+            {{"seen", info.launches.launches_seen},
+             {"profiled", info.launches.launches_profiled},
+             {"filtered", info.launches.launches_filtered},
+             {"in_graphs_not_profiled", info.launches.graph_launches},
+             {"failed", info.launches.failed}}},
+           {"replay_passes", info.launches.passes},
            {"kernels", kernels}};
   return doc.dump(1) + "\n";
+}
+
+std::string stats_line(const SessionStats& s) {
+  return json{{"collector",
+               {{"kind", "stats"},
+                {"launches_seen", s.launches_seen},
+                {"launches_profiled", s.launches_profiled},
+                {"launches_filtered", s.launches_filtered},
+                {"graph_launches", s.graph_launches},
+                {"failed", s.failed},
+                {"passes", s.passes},
+                {"last_error", s.last_error}}}}
+      .dump();
+}
+
+SessionStats stats_from_collector_message(const std::string& message) {
+  const json j = json::parse(message);
+  SessionStats s;
+  s.launches_seen = j.value("launches_seen", 0LL);
+  s.launches_profiled = j.value("launches_profiled", 0LL);
+  s.launches_filtered = j.value("launches_filtered", 0LL);
+  s.graph_launches = j.value("graph_launches", 0LL);
+  s.failed = j.value("failed", 0LL);
+  s.passes = j.value("passes", size_t{0});
+  s.last_error = j.value("last_error", std::string());
+  return s;
 }
 
 }  // namespace atomq::analyzer

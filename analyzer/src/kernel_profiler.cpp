@@ -482,13 +482,14 @@ SessionStats KernelProfilingSession::stats() const {
 }
 
 std::vector<model::KernelProfile> profile_launches(const std::function<void()>& work,
-                                                   ProfilerOptions options) {
+                                                   ProfilerOptions options, SessionStats* stats) {
   std::vector<model::KernelProfile> out;
   KernelProfilingSession session(std::move(options),
                                  [&out](const model::KernelProfile& p) { out.push_back(p); });
   work();
   session.finish();
   const SessionStats s = session.stats();
+  if (stats) *stats = s;
   if (s.failed > 0) throw std::runtime_error("profiling failed for " + std::to_string(s.failed) + " launch(es): " + s.last_error);
   return out;
 }

@@ -19,6 +19,22 @@ namespace atomq::analyzer {
 inline constexpr const char* kAnalysisRunFormat = "atomq.analysis_run";
 inline constexpr int kAnalysisRunVersion = 1;
 
+// Counts of launches a profiling session saw, by what became of them.
+struct SessionStats {
+  long long launches_seen = 0;
+  long long launches_profiled = 0;
+  long long launches_filtered = 0;   // name filter, skip or count limit
+  long long graph_launches = 0;      // graph launches and launches captured into graphs: not profiled
+  long long failed = 0;              // profiling errors (the launch itself still ran)
+  size_t passes = 0;
+  std::string last_error;
+};
+
+// The "stats" line an injected collector appends to its profile stream, and the reader of
+// that collector message as read_profile_stream hands it back (the two ends of one format).
+std::string stats_line(const SessionStats& stats);
+SessionStats stats_from_collector_message(const std::string& message);  // throws if not JSON
+
 struct RunInfo {
   std::string command;        // the profiled program and its arguments, or the CSV file
   std::string source;         // "injected", "in_process", "ncu_csv"
@@ -26,9 +42,7 @@ struct RunInfo {
   std::string table_chip;
   std::vector<std::string> warnings;
   int program_exit_code = 0;
-  long long launches_seen = 0, launches_profiled = 0, launches_filtered = 0;
-  long long graph_launches = 0, failed = 0;
-  size_t passes = 0;
+  SessionStats launches;
 };
 
 // Appends one profile per line and flushes, so what was written survives a crash.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "atomq/analyzer/analysis_run.hpp"  // SessionStats
 #include "atomq/model/kernel_profile.hpp"
 
 namespace atomq::analyzer {
@@ -24,17 +25,6 @@ struct ProfilerOptions {
   long long launch_count = -1;                // then profile this many (-1: all)
   int device = -1;                            // profile only this device ordinal (-1: all)
   model::CounterSource source = model::CounterSource::kInProcess;
-};
-
-// Counts of launches the session saw but did not profile, by reason.
-struct SessionStats {
-  long long launches_seen = 0;
-  long long launches_profiled = 0;
-  long long launches_filtered = 0;   // name filter, skip or count limit
-  long long graph_launches = 0;      // graph launches and launches captured into graphs: not profiled
-  long long failed = 0;              // profiling errors (the launch itself still ran)
-  size_t passes = 0;
-  std::string last_error;
 };
 
 using ProfileSink = std::function<void(const model::KernelProfile&)>;
@@ -59,9 +49,11 @@ class KernelProfilingSession {
   std::unique_ptr<State> state_;
 };
 
-// Convenience for the in-process API: profile every launch made while `work` runs.
+// Convenience for the in-process API: profile every launch made while `work` runs; the
+// session's launch counts go to *stats when given.
 std::vector<model::KernelProfile> profile_launches(const std::function<void()>& work,
-                                                   ProfilerOptions options = {});
+                                                   ProfilerOptions options = {},
+                                                   SessionStats* stats = nullptr);
 
 std::string demangle(const std::string& mangled);
 
