@@ -25,10 +25,11 @@ int run_metrics(const MetricsArgs& a) {
   const auto names = analyzer::atomq_metric_names();
   const auto checks = analyzer::validate_metrics(a.chip, names);
   int invalid = 0;
-  fmt::print("{:<58} {:<26} {}\n", "metric", "model input", "on " + a.chip);
+  fmt::print("{:<58} {:<26} {:<9} {:<14} {}\n", "metric", "model input", "needed", "on " + a.chip, "meaning");
   for (size_t i = 0; i < checks.size(); ++i) {
     const auto& spec = analyzer::atomq_metrics()[i];
-    fmt::print("{:<58} {:<26} {}\n", spec.name, spec.model_input, checks[i].valid ? "ok" : "NOT AVAILABLE");
+    fmt::print("{:<58} {:<26} {:<9} {:<14} {}\n", spec.name, spec.model_input,
+               spec.required ? "required" : "optional", checks[i].valid ? "ok" : "NOT AVAILABLE", spec.meaning);
     invalid += checks[i].valid ? 0 : 1;
   }
   if (invalid > 0) {

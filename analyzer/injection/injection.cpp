@@ -54,7 +54,6 @@ void flush_at_exit() {
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   static std::once_flag once;
-  static int result = 1;
   std::call_once(once, [] {
     try {
       const char* out = std::getenv("ATOMQ_PROFILE_OUTPUT");
@@ -69,7 +68,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
       options.source = atomq::model::CounterSource::kInjected;
       if (const char* re = std::getenv("ATOMQ_KERNEL_REGEX"); re && *re) {
         options.kernel_filter = std::regex(re);
-        options.kernel_filter_text = re;
       }
       options.launch_skip = env_number("ATOMQ_LAUNCH_SKIP", 0);
       options.launch_count = env_number("ATOMQ_LAUNCH_COUNT", -1);
@@ -85,5 +83,5 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
       g_session.reset();
     }
   });
-  return result;
+  return 1;  // always: a setup error goes to the profile stream, never to the program
 }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "atomq/analyzer/metric_config.hpp"

@@ -10,17 +10,21 @@
 
 namespace atomq::analyzer {
 
-struct MetricConfig::Host {
+namespace {
+
+// Owns a CUPTI host object: deinitialized however the scope is left.
+struct HostObject {
   CUpti_Profiler_Host_Object* object = nullptr;
-  ~Host() {
+  HostObject() = default;
+  HostObject(const HostObject&) = delete;
+  HostObject& operator=(const HostObject&) = delete;
+  ~HostObject() {
     if (object == nullptr) return;
     CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
     p.pHostObject = object;
     cuptiProfilerHostDeinitialize(&p);
   }
 };
-
-namespace {
 
 CUpti_Profiler_Host_Object* make_host(const std::string& chip, const std::vector<uint8_t>& availability) {
   CUpti_Profiler_Host_Initialize_Params init{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
@@ -31,30 +35,23 @@ CUpti_Profiler_Host_Object* make_host(const std::string& chip, const std::vector
   return init.pHostObject;
 }
 
-bool metric_exists(CUpti_Profiler_Host_Object* host, const std::string& name, std::string* description) {
+bool metric_exists(CUpti_Profiler_Host_Object* host, const std::string& name) {
   CUpti_Profiler_Host_GetMetricProperties_Params p{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
   p.pHostObject = host;
   p.pMetricName = name.c_str();
-  if (cuptiProfilerHostGetMetricProperties(&p) != CUPTI_SUCCESS) return false;
-  if (description && p.pDescription) *description = p.pDescription;
-  return true;
+  return cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
 }
 
 }  // namespace
 
+struct MetricConfig::Host : HostObject {};
+
 std::vector<MetricValidation> validate_metrics(const std::string& chip,
                                                const std::vector<std::string>& metrics) {
   std::vector<MetricValidation> result;
-  CUpti_Profiler_Host_Object* host = make_host(chip, {});
-  for (const std::string& name : metrics) {
-    MetricValidation v;
-    v.name = name;
-    v.valid = metric_exists(host, name, &v.description);
-    result.push_back(v);
-  }
-  CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-  p.pHostObject = host;
-  cuptiProfilerHostDeinitialize(&p);
+  HostObject host;
+  host.object = make_host(chip, {});
+  for (const std::string& name : metrics) result.push_back({name, metric_exists(host.object, name)});
   return result;
 }
 
@@ -71,7 +68,7 @@ MetricConfig::MetricConfig(const std::string& chip, std::vector<std::string> met
   host_->object = make_host(chip_, counter_availability);
   std::string unknown;
   for (const std::string& name : metrics_)
-    if (!metric_exists(host_->object, name, nullptr)) unknown += (unknown.empty() ? "" : ", ") + name;
+    if (!metric_exists(host_->object, name)) unknown += (unknown.empty() ? "" : ", ") + name;
   if (!unknown.empty())
     throw std::invalid_argument("metrics not available on chip " + chip_ + ": " + unknown);
 

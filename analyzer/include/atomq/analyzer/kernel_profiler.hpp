@@ -3,10 +3,8 @@
 // The same session serves the in-process API and the injection library.
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <regex>
 #include <string>
@@ -20,7 +18,6 @@ namespace atomq::analyzer {
 struct ProfilerOptions {
   std::vector<std::string> metrics;           // default: atomq_metric_names()
   std::optional<std::regex> kernel_filter;    // profile only matching (mangled or demangled) names
-  std::string kernel_filter_text;
   long long launch_skip = 0;                  // matching launches to let pass first
   long long launch_count = -1;                // then profile this many (-1: all)
   int device = -1;                            // profile only this device ordinal (-1: all)

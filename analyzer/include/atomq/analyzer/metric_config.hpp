@@ -13,7 +13,6 @@ namespace atomq::analyzer {
 struct MetricValidation {
   std::string name;
   bool valid = false;
-  std::string description;  // CUPTI's, when valid
 };
 
 class MetricConfig {
@@ -25,7 +24,6 @@ class MetricConfig {
   MetricConfig(const MetricConfig&) = delete;
   MetricConfig& operator=(const MetricConfig&) = delete;
 
-  const std::string& chip() const { return chip_; }
   const std::vector<std::string>& metrics() const { return metrics_; }
   const std::vector<uint8_t>& config_image() const { return config_image_; }
   size_t passes() const { return passes_; }

@@ -11,7 +11,7 @@ struct MetricSpec {
   std::string name;         // full name with rollup, as CUPTI and ncu accept it
   std::string meaning;
   std::string model_input;  // which model input it feeds
-  bool required = true;     // without it the model cannot run
+  bool required = true;     // false: only for a secondary finding (printed by `atomq metrics --list`)
 };
 
 const std::vector<MetricSpec>& atomq_metrics();
