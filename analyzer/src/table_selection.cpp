@@ -3,9 +3,13 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "atomq/model/service_time.hpp"
+
 namespace atomq::analyzer {
 
 namespace fs = std::filesystem;
+
+namespace {
 
 std::string user_table_path(const std::string& chip) {
   const char* xdg = std::getenv("XDG_DATA_HOME");
@@ -18,6 +22,8 @@ std::string bundled_table_dir() {
   if (const char* env = std::getenv("ATOMQ_TABLE_DIR"); env && *env) return env;
   return ATOMQ_BUNDLED_TABLE_DIR;
 }
+
+}  // namespace
 
 SelectedTable select_table(const std::string& explicit_path, const std::string& chip) {
   SelectedTable s;
@@ -33,9 +39,10 @@ SelectedTable select_table(const std::string& explicit_path, const std::string& 
     s.path = user_table_path(wanted);
     s.origin = "user calibration";
   } else {
-    s.path = (fs::path(bundled_table_dir()) / (wanted + ".json")).string();
     s.origin = "bundled";
-    if (!fs::exists(s.path)) {
+    if (auto bundled = model::bundled_table_path(bundled_table_dir(), wanted)) {
+      s.path = *bundled;
+    } else {
       s.warnings.push_back("no calibrated or bundled table for chip " + wanted +
                            "; using the bundled GH100 table: run `atomq calibrate` on this GPU");
       s.path = (fs::path(bundled_table_dir()) / "GH100.json").string();

@@ -16,9 +16,6 @@ struct SelectedTable {
   std::vector<std::string> warnings;  // e.g. table chip differs from the GPU's
 };
 
-std::string user_table_path(const std::string& chip);
-std::string bundled_table_dir();
-
 // chip may be empty (unknown): then the bundled GH100 table is used, with a warning.
 SelectedTable select_table(const std::string& explicit_path, const std::string& chip);
 
