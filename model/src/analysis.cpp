@@ -104,6 +104,17 @@ void add_utilization_finding(KernelAnalysis& a) {
   a.findings.push_back(std::move(f));
 }
 
+// What-if: twice the warps in flight (up to the SM's limit), when that is more than now.
+void add_more_warps_what_if(Finding& f, const KernelAnalysis& a, const ServiceTimeModel& m) {
+  const double more_warps = std::min<double>(2.0 * a.queue_length, a.inputs.max_warps_per_sm);
+  if (more_warps > a.queue_length * 1.01)
+    f.what_ifs.push_back(predict(
+        a, m,
+        ModelChange{fmt::format("more warps in flight: n from {:.1f} to {:.1f}", a.queue_length,
+                                more_warps),
+                    more_warps, std::nullopt, std::nullopt, std::nullopt, 1.0}));
+}
+
 void add_high_conflict(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
   const ModelInputs& in = a.inputs;
   if (a.utilization.mean < r.high_conflict_utilization ||
@@ -158,13 +169,7 @@ void add_low_conflict(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
       ModelChange{fmt::format("full warps: e from {:.1f} to 32, same thread-level work",
                               in.active_lanes),
                   std::nullopt, 32.0, std::nullopt, std::nullopt, 1.0}));
-  const double more_warps = std::min<double>(2.0 * a.queue_length, in.max_warps_per_sm);
-  if (more_warps > a.queue_length * 1.01)
-    f.what_ifs.push_back(predict(
-        a, m,
-        ModelChange{fmt::format("more warps in flight: n from {:.1f} to {:.1f}",
-                                a.queue_length, more_warps),
-                    more_warps, std::nullopt, std::nullopt, std::nullopt, 1.0}));
+  add_more_warps_what_if(f, a, m);
   a.findings.push_back(std::move(f));
 }
 
@@ -209,7 +214,7 @@ void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
   a.findings.push_back(std::move(f));
 }
 
-void add_latency_bound(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
+void add_latency_bound(KernelAnalysis& a, const ServiceTimeModel& m) {
   const Boundness& b = a.boundness;
   if (b.verdict != "latency-bound") return;
   Finding f;
@@ -226,14 +231,7 @@ void add_latency_bound(KernelAnalysis& a, const ServiceTimeModel& m, const Rules
       "The unit is only partly busy, yet warps wait on atomics back to back: a dependency "
       "chain (e.g. a CAS retry loop, or an atomic whose result feeds the next one). Break the "
       "chain (independent updates, fetch-and-op instead of CAS) or put more warps in flight.";
-  const double more_warps = std::min<double>(2.0 * a.queue_length, a.inputs.max_warps_per_sm);
-  if (more_warps > a.queue_length * 1.01)
-    f.what_ifs.push_back(predict(
-        a, m,
-        ModelChange{fmt::format("more warps in flight: n from {:.1f} to {:.1f}", a.queue_length,
-                                more_warps),
-                    more_warps, std::nullopt, std::nullopt, std::nullopt, 1.0}));
-  (void)r;
+  add_more_warps_what_if(f, a, m);
   a.findings.push_back(std::move(f));
 }
 
@@ -411,7 +409,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   add_high_conflict(a, m, r);
   add_low_conflict(a, m, r);
   add_cas_heavy(a, m, r);
-  add_latency_bound(a, m, r);
+  add_latency_bound(a, m);
   add_memory(a, r);
   add_global_hot_spot(a, r);
   add_imbalance(a, r);

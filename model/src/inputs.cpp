@@ -102,7 +102,6 @@ DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
 
   // --- k --------------------------------------------------------------------------------
   if (const auto wf = read.get(metric::kSharedAtomWavefronts, true); wf && in.instructions > 0) {
-    in.wavefronts = *wf;
     in.wavefronts_per_instruction = *wf / in.instructions;
     if (in.wavefronts_per_instruction < 1.0 - rules.wavefront_tolerance)
       problems.push_back({metric::kSharedAtomWavefronts,
@@ -168,8 +167,7 @@ DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
       problems.push_back({metric::kAchievedOccupancyPct,
                           "out of range (" + number(*occ) + "%, expected 0 < x <= 100)"});
     } else {
-      in.occupancy_fraction = std::min(1.0, *occ / 100.0);
-      in.queue_length_seed = in.occupancy_fraction * in.max_warps_per_sm;
+      in.queue_length_seed = std::min(1.0, *occ / 100.0) * in.max_warps_per_sm;
     }
   }
 

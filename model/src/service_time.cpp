@@ -55,7 +55,11 @@ double lerp(double a, double b, double t) { return a + (b - a) * t; }
 }  // namespace
 
 ServiceTimeModel::ServiceTimeModel(ServiceTable table)
-    : table_(std::move(table)), fit_(fit_service_model(table_)) {
+    : table_(std::move(table)),
+      fit_(fit_service_model(table_)),
+      n_axis_(sorted_axis(table_.axes.n)),
+      e_axis_(sorted_axis(table_.axes.e)),
+      c_axis_(sorted_axis(table_.axes.c)) {
   for (const calibration::Cell& c : table_.cells)
     cells_[key(c.n, c.e, c.c, c.variant, c.pattern.conflict_degree)] = c.s;
 }
@@ -83,23 +87,20 @@ ServiceTimeEstimate ServiceTimeModel::on_pattern(double n, double e, double c, O
                                                  const Pattern& p) const {
   ServiceTimeEstimate out;
   const OpVariant variant = pick_variant(v, out.clamped);
-  const std::vector<double> n_axis = sorted_axis(table_.axes.n);
-  const std::vector<double> e_axis = sorted_axis(table_.axes.e);
-  const std::vector<double> c_axis = sorted_axis(table_.axes.c);
-  if (n_axis.empty() || e_axis.empty() || c_axis.empty()) {
+  if (n_axis_.empty() || e_axis_.empty() || c_axis_.empty()) {
     out.cycles = std::nan("");  // a table without a grid: the caller reports insufficient data
     return out;
   }
-  const Bracket bn = bracket(n_axis, n, true, "n", out.clamped);
-  const Bracket be = bracket(e_axis, e, true, "e", out.clamped);
-  const Bracket bc = bracket(c_axis, c, false, "c", out.clamped);
+  const Bracket bn = bracket(n_axis_, n, true, "n", out.clamped);
+  const Bracket be = bracket(e_axis_, e, true, "e", out.clamped);
+  const Bracket bc = bracket(c_axis_, c, false, "c", out.clamped);
 
   // c then e in linear S; n last in log S (S ~ L / n below saturation).
   auto at_n = [&](std::size_t in) {
     auto at_e = [&](std::size_t ie) {
-      const int nn = static_cast<int>(n_axis[in]), ee = static_cast<int>(e_axis[ie]);
-      return lerp(cell(nn, ee, c_axis[bc.lo], variant, p.conflict_degree),
-                  cell(nn, ee, c_axis[bc.hi], variant, p.conflict_degree), bc.t);
+      const int nn = static_cast<int>(n_axis_[in]), ee = static_cast<int>(e_axis_[ie]);
+      return lerp(cell(nn, ee, c_axis_[bc.lo], variant, p.conflict_degree),
+                  cell(nn, ee, c_axis_[bc.hi], variant, p.conflict_degree), bc.t);
     };
     return lerp(at_e(be.lo), at_e(be.hi), be.t);
   };

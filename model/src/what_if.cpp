@@ -32,7 +32,7 @@ WhatIf predict(const KernelAnalysis& a, const ServiceTimeModel& model, const Mod
   const double cycles_now = in.active_cycles_max;
   double cycles_new = std::max(busy_new, cycles_now - busy_now + busy_new);
   // Reading the input does not get faster: DRAM bytes at the reachable bandwidth.
-  if (in.dram_bytes_read && in.dram_peak_bytes_per_s && in.clock_mhz && in.duration_ns &&
+  if (in.dram_bytes_read && in.dram_peak_bytes_per_s && in.duration_ns &&
       *in.duration_ns > 0 && cycles_now > 0) {
     const double memory_ns = *in.dram_bytes_read / *in.dram_peak_bytes_per_s * 1e9;
     cycles_new = std::max(cycles_new, memory_ns / *in.duration_ns * cycles_now);

@@ -28,7 +28,6 @@ struct ModelInputs {
   double fetch_and_op = 0;        // N_f
   double cas = 0;                 // N_c
   double cas_share = 0;           // c = N_c / N
-  double wavefronts = 0;          // data-stage wavefronts, all SMs
   double wavefronts_per_instruction = 0;  // k
   // Busiest SM: instructions scaled by its wavefront share (k assumed uniform over SMs).
   double instructions_busiest_sm = 0;
@@ -38,7 +37,6 @@ struct ModelInputs {
   Origin active_lanes_origin = Origin::kAssumed;
 
   // Seed estimate of the queue length: achieved occupancy x max warps per SM.
-  double occupancy_fraction = 0;
   int max_warps_per_sm = 0;
   double queue_length_seed = 0;
 

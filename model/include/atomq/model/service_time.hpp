@@ -70,6 +70,7 @@ class ServiceTimeModel {
 
   calibration::ServiceTable table_;
   ServiceFit fit_;
+  std::vector<double> n_axis_, e_axis_, c_axis_;  // sorted once, for every lookup
   std::map<CellKey, double> cells_;
 };
 
