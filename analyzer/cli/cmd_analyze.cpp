@@ -16,10 +16,6 @@
 
 #include "atomq/analyzer/analysis_run.hpp"
 #include "atomq/analyzer/ncu_csv.hpp"
-#include "atomq/analyzer/table_selection.hpp"
-#include "atomq/calibration/service_table.hpp"
-#include "atomq/model/analysis.hpp"
-#include "atomq/model/metric_names.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"

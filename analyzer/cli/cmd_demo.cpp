@@ -3,19 +3,18 @@
 // Without one: the same analysis on profiles recorded on an H200 by atomq itself, with the
 // bundled H200 table, and the report says plainly that it replays recorded data.
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "atomq/analyzer/table_selection.hpp"
+#include "run_report.hpp"
 #include "atomq/report/recorded.hpp"
 #include "atomq/report/report.hpp"
 #include "atomq/report/run_document.hpp"
@@ -49,12 +48,6 @@ const std::vector<std::pair<std::string, std::string>> kPairs = {
     {"multi_kernel_app/add_conflict32", "multi_kernel_app/popc_distinct"},
 };
 
-std::string self_path() {
-  std::vector<char> buffer(4096);
-  const ssize_t n = readlink("/proc/self/exe", buffer.data(), buffer.size() - 1);
-  return n > 0 ? std::string(buffer.data(), static_cast<size_t>(n)) : "atomq";
-}
-
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
@@ -62,23 +55,19 @@ std::string shell_quote(const std::string& s) {
 }
 
 // Runs a command with the terminal attached (its progress and summaries are the demo's output).
-int run_command(const std::vector<std::string>& argv, bool quiet = false) {
+int run_command(const std::vector<std::string>& argv) {
   std::string line;
   for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
-  if (quiet) line += " >/dev/null 2>&1";
-  else fmt::print("\n$ {}\n", line), std::fflush(stdout);
+  fmt::print("\n$ {}\n", line);
+  std::fflush(stdout);
   const int status = std::system(line.c_str());
   return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-bool file_exists(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0;
-}
-
 void make_dir(const std::string& path) {
-  if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
-    throw std::runtime_error(path + ": cannot create the folder");
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw std::runtime_error(path + ": cannot create the folder (" + ec.message() + ")");
 }
 
 std::vector<std::pair<std::string, std::string>> pairs_present(const std::vector<report::RunDocument>& runs) {
@@ -125,7 +114,7 @@ std::vector<std::string> run_on_gpu(const DemoArgs& args, const std::string& ato
   // The multi-kernel test program sits next to atomq in a full build: it shows a kernel that
   // is bound by the atomic unit (32-way bank conflict). Optional: the demo goes on without it.
   const std::string app = atomq.substr(0, atomq.find_last_of('/') + 1) + "multi_kernel_app";
-  if (file_exists(app)) {
+  if (std::filesystem::exists(app)) {
     const std::string doc = runs_dir + "/multi_kernel_app.json";
     std::vector<std::string> cmd = {atomq, "analyze", "-o", doc};
     if (!table_path.empty()) cmd.insert(cmd.end(), {"--table", table_path});
@@ -137,7 +126,7 @@ std::vector<std::string> run_on_gpu(const DemoArgs& args, const std::string& ato
 }
 
 int run_demo(const DemoArgs& args) {
-  const std::string atomq = self_path();
+  const std::string atomq = std::filesystem::read_symlink("/proc/self/exe").string();
   make_dir(args.output_dir);
   bool replay = args.replay;
   if (!replay && run_command({atomq, "devices"}) != 0) {
@@ -147,28 +136,20 @@ int run_demo(const DemoArgs& args) {
 
   report::ReportRequest request;
   std::string table_path = args.table;
-  std::string chip;
   if (replay) {
     const report::RecordedSet recorded = report::load_recorded_set(args.recorded_dir);
     for (const auto& path : recorded.run_paths) request.runs.push_back(report::load_run_document(path));
-    chip = recorded.table_chip;
     request.title = "atomq demo: REPLAY of recorded H200 profiles";
     request.notes.push_back("This report replays recorded data: no GPU was used to make it. The profiles were " +
                             recorded.provenance + ". This build's model evaluated them again with the table below.");
   } else {
     std::vector<std::string> documents = run_on_gpu(args, atomq, table_path, request.notes);
     for (const auto& path : documents) request.runs.push_back(report::load_run_document(path));
-    for (const auto& run : request.runs)
-      if (chip.empty() && !run.profiles.empty()) chip = run.profiles.front().device.chip;
     request.title = "atomq demo: histogram family measured on this GPU";
   }
   request.pairs = pairs_present(request.runs);
 
-  analyzer::SelectedTable table = analyzer::select_table(table_path, chip);
-  for (const auto& w : table.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
-  request.table = table.table;
-  request.table_path = table.path;
-  request.table_origin = table.origin;
+  const analyzer::SelectedTable table = select_report_table(request, table_path);
 
   const report::Report built = report::build_report(request);
   std::vector<std::string> outputs = {args.output_dir + "/report.md"};

@@ -2,7 +2,6 @@
 // CPU reference and reports its time (median of CUDA-event runs).
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 

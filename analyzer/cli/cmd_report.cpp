@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "atomq/analyzer/table_selection.hpp"
+#include "run_report.hpp"
 #include "atomq/report/report.hpp"
 #include "atomq/report/run_document.hpp"
 #include "commands.hpp"
@@ -49,14 +49,7 @@ int run_report(const ReportArgs& args) {
   }
   for (const auto& p : args.pairs) request.pairs.push_back(split_pair(p));
 
-  std::string chip;
-  for (const auto& run : request.runs)
-    if (chip.empty() && !run.profiles.empty()) chip = run.profiles.front().device.chip;
-  analyzer::SelectedTable table = analyzer::select_table(args.table, chip);
-  for (const auto& w : table.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
-  request.table = table.table;
-  request.table_path = table.path;
-  request.table_origin = table.origin;
+  select_report_table(request, args.table);
 
   const report::Report built = report::build_report(request);
   for (const auto& out : args.outputs) report::write_report(built, out);

@@ -8,15 +8,16 @@
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "atomq/report/report.hpp"
 #include "commands.hpp"
 
 namespace atomq::cli {
 
 namespace {
 
-std::string short_name(std::string name, size_t width) {
-  const auto paren = name.find('(');
-  if (paren != std::string::npos && paren > 0) name = name.substr(0, paren);
+// The report's short kernel name, cut to the column's width.
+std::string short_name(const std::string& kernel_name, size_t width) {
+  std::string name = report::short_kernel_name(kernel_name);
   if (name.size() > width) name = name.substr(0, width - 1) + "~";
   return name;
 }
@@ -58,6 +59,18 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   if (info.launches.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.launches.graph_launches);
   fmt::print("; table {} ({}); wrote {}\n", table.path, table.origin, output);
   return kExitOk;
+}
+
+analyzer::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg) {
+  std::string chip;
+  for (const auto& run : request.runs)
+    if (chip.empty() && !run.profiles.empty()) chip = run.profiles.front().device.chip;
+  analyzer::SelectedTable table = analyzer::select_table(table_arg, chip);
+  for (const auto& w : table.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  request.table = table.table;
+  request.table_path = table.path;
+  request.table_origin = table.origin;
+  return table;
 }
 
 }  // namespace atomq::cli

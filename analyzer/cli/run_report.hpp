@@ -1,16 +1,25 @@
-// Evaluate the model on collected profiles, write the "atomq.analysis_run" document
-// atomically to `output` and print the one-line-per-kernel summary.
+// Shared by the commands that analyze or report: evaluate the model on collected profiles and
+// write the run document; choose the table a report is evaluated with.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "atomq/analyzer/analysis_run.hpp"
+#include "atomq/analyzer/table_selection.hpp"
 #include "atomq/model/kernel_profile.hpp"
+#include "atomq/report/report.hpp"
 
 namespace atomq::cli {
 
+// Evaluate the model on collected profiles, write the "atomq.analysis_run" document
+// atomically to `output` and print the one-line-per-kernel summary.
+
 int write_and_print_run(const std::string& output, const std::string& table_path, analyzer::RunInfo info,
                         const std::vector<model::KernelProfile>& profiles);
+
+// The table for a report: `table_arg` if given, else the one for the chip of the request's
+// first profile (select_table's order). Prints its warnings and fills the request's table.
+analyzer::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg);
 
 }  // namespace atomq::cli
