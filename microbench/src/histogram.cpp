@@ -162,13 +162,23 @@ const std::vector<HistVariant>& all_variants() {
 std::size_t sample_bytes(SampleType t) { return t == SampleType::kU8 ? 1 : 4; }
 int histogram_count(SampleType t) { return t == SampleType::kRgba8 ? 4 : 1; }
 
+namespace {
+
+// What makes a case impossible for every variant (empty when none).
+std::string case_error(SampleType t, int bins) {
+  if (bins < 1 || bins > kMaxBins) return "bins must be in 1.." + std::to_string(kMaxBins);
+  if (t != SampleType::kU32 && bins > 256) return "8-bit samples have at most 256 distinct bins";
+  return {};
+}
+
+}  // namespace
+
 std::string unsupported_reason(HistVariant v, SampleType t, int bins, std::size_t n) {
   const std::string name = to_string(v);
-  if (bins < 1 || bins > kMaxBins) return "bins must be in 1.." + std::to_string(kMaxBins);
+  if (std::string why = case_error(t, bins); !why.empty()) return why;
   if (n > kMaxSamples)
     return "n = " + std::to_string(n) +
            " reaches 2^32: a 32-bit bin could wrap (counters are 32-bit; split the input)";
-  if (t != SampleType::kU32 && bins > 256) return "8-bit samples have at most 256 distinct bins";
   const bool image_variant = v == HistVariant::kImagePlain || v == HistVariant::kImageInterleaved ||
                              v == HistVariant::kImageLaneReplicated;
   if (t == SampleType::kRgba8 && !image_variant && v != HistVariant::kCub)
@@ -248,7 +258,6 @@ struct ClusterShape {
 }  // namespace
 
 struct HistogramRunner::Impl {
-  int device = 0;
   cudaDeviceProp props{};
   int driver_version = 0;
   int runtime_version = 0;
@@ -346,7 +355,6 @@ struct HistogramRunner::Impl {
 
   void launch_grid_stride(const void* kernel, int threads, std::size_t shared_bytes,
                           const kernels::HistArgs& args) {
-    // Work items: 16-byte vectors for the vectorized kernels is a finer cap than samples.
     allow_shared(kernel, shared_bytes);  // before the occupancy query, which depends on it
     const int blocks = resident_grid(kernel, threads, shared_bytes, prepared.n);
     launch(kernel, blocks, threads, shared_bytes, args);
@@ -516,7 +524,6 @@ struct HistogramRunner::Impl {
 };
 
 HistogramRunner::HistogramRunner(int device) : impl_(std::make_unique<Impl>()) {
-  impl_->device = device;
   ATOMQ_CUDA(cudaSetDevice(device));
   ATOMQ_CUDA(cudaGetDeviceProperties(&impl_->props, device));
   ATOMQ_CUDA(cudaDriverGetVersion(&impl_->driver_version));
@@ -537,12 +544,7 @@ HistogramRunner::~HistogramRunner() {
 }
 
 void HistogramRunner::prepare(const HistCase& c) {
-  const std::string why = c.bins < 1 || c.bins > kMaxBins
-                              ? "bins must be in 1.." + std::to_string(kMaxBins)
-                          : c.type != SampleType::kU32 && c.bins > 256
-                              ? "8-bit samples have at most 256 distinct bins"
-                              : std::string();
-  if (!why.empty()) throw HistogramError(why);
+  if (const std::string why = case_error(c.type, c.bins); !why.empty()) throw HistogramError(why);
   if (c.misalign_elements < 0 || c.misalign_elements > 64)
     throw HistogramError("misalign_elements must be in 0..64");
   Impl& m = *impl_;
@@ -692,7 +694,6 @@ double HistogramRunner::measure_read_bandwidth_gbs(std::size_t bytes, int runs) 
   return static_cast<double>(vectors * 16) / (summarize(ms).median_ms * 1e-3) / 1e9;
 }
 
-const HistCase& HistogramRunner::prepared() const { return impl_->prepared; }
 std::string HistogramRunner::device_name() const { return impl_->props.name; }
 int HistogramRunner::driver_version() const { return impl_->driver_version; }
 int HistogramRunner::runtime_version() const { return impl_->runtime_version; }

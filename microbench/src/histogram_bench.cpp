@@ -21,10 +21,8 @@ std::vector<BenchCase> plan(const HistBenchOptions& o) {
   std::vector<InputSpec> inputs;
   for (InputKind k : {InputKind::kUniform, InputKind::kZipf, InputKind::kHotFraction,
                       InputKind::kSingleValue}) {
-    InputSpec in;
+    InputSpec in;  // the defaults: Zipf s = 1.1, 30% hot
     in.kind = k;
-    in.zipf_s = 1.1;
-    in.hot_fraction = 0.3;
     in.seed = o.seed;
     inputs.push_back(in);
   }

@@ -129,7 +129,6 @@ class HistogramRunner {
   // Read bandwidth of this device: a 16-byte-load streaming read of `bytes`, median of runs.
   double measure_read_bandwidth_gbs(std::size_t bytes, int runs);
 
-  const HistCase& prepared() const;
   std::string device_name() const;
   int driver_version() const;
   int runtime_version() const;
