@@ -145,20 +145,33 @@ AtomicStreamBench::~AtomicStreamBench() = default;
 
 const DeviceSummary& AtomicStreamBench::device() const { return impl_->device; }
 
+namespace {
+
+// Checks shared by the stream and the latency benchmarks.
+void check_lanes_and_pattern(int active_lanes, const AddressPattern& pat) {
+  if (active_lanes < 1 || active_lanes > kWarpSize)
+    throw std::invalid_argument("active_lanes must be in 1..32");
+  if (pat.kind == PatternKind::kBankConflict && (pat.k < 2 || pat.k > 32 || (32 % pat.k) != 0))
+    throw std::invalid_argument("bank-conflict degree k must be a power of two in 2..32");
+}
+
+// The conflict degree a kernel argument carries (1 unless a bank conflict).
+int conflict_k(const AddressPattern& pat) {
+  return pat.kind == PatternKind::kBankConflict ? pat.k : 1;
+}
+
+}  // namespace
+
 StreamResult AtomicStreamBench::run(const StreamConfig& config) {
   const DeviceSummary& d = impl_->device;
   if (config.warps_per_sm < 1 || config.warps_per_sm > d.max_warps_per_sm)
     throw std::invalid_argument("warps_per_sm must be in 1.." + std::to_string(d.max_warps_per_sm));
-  if (config.active_lanes < 1 || config.active_lanes > kWarpSize)
-    throw std::invalid_argument("active_lanes must be in 1..32");
+  check_lanes_and_pattern(config.active_lanes, config.pattern);
   if (config.cas_quarters < 0 || config.cas_quarters > 4)
     throw std::invalid_argument("cas_quarters must be in 0..4");
   if (config.fao == FaoVariant::kNone && config.cas_quarters != 0)
     throw std::invalid_argument("the control stream has no CAS slots");
   const AddressPattern& pat = config.pattern;
-  if (pat.kind == PatternKind::kBankConflict &&
-      (pat.k < 2 || pat.k > 32 || (32 % pat.k) != 0))
-    throw std::invalid_argument("bank-conflict degree k must be a power of two in 2..32");
 
   // n warps per SM as blocks_per_sm equal blocks; dynamic shared memory makes exactly that
   // many blocks fit on one SM, so the load per SM is what was asked for.
@@ -178,7 +191,7 @@ StreamResult AtomicStreamBench::run(const StreamConfig& config) {
   kernels::StreamArgs args{};
   args.active_lanes = config.active_lanes;
   args.pattern_kind = pattern_index(pat.kind);
-  args.conflict_k = pat.kind == PatternKind::kBankConflict ? pat.k : 1;
+  args.conflict_k = conflict_k(pat);
   args.iterations = iterations;
   args.sentinel = 0xFFFFFFFFu;  // far above any accumulated value of a bounded stream
   args.verify = config.verify ? 1 : 0;
@@ -240,18 +253,15 @@ StreamResult AtomicStreamBench::run(const StreamConfig& config) {
 
 LatencyResult AtomicStreamBench::run_latency(const LatencyConfig& config) {
   const DeviceSummary& d = impl_->device;
-  if (config.active_lanes < 1 || config.active_lanes > kWarpSize)
-    throw std::invalid_argument("active_lanes must be in 1..32");
+  check_lanes_and_pattern(config.active_lanes, config.pattern);
   const AddressPattern& pat = config.pattern;
-  if (pat.kind == PatternKind::kBankConflict && (pat.k < 2 || pat.k > 32 || (32 % pat.k) != 0))
-    throw std::invalid_argument("bank-conflict degree k must be a power of two in 2..32");
   const int iterations =
       std::max(1, (config.chain_length + kernels::kLatencyUnroll - 1) / kernels::kLatencyUnroll);
 
   kernels::LatencyArgs args{};
   args.active_lanes = config.active_lanes;
   args.pattern_kind = pattern_index(pat.kind);
-  args.conflict_k = pat.kind == PatternKind::kBankConflict ? pat.k : 1;
+  args.conflict_k = conflict_k(pat);
   args.iterations = iterations;
   args.zero = 0u;
   args.block_cycles = impl_->block_start.ptr;
