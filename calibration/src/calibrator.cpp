@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <iterator>
 #include <stdexcept>
 
 #include "atomq/microbench/atomic_stream.hpp"
@@ -49,6 +50,20 @@ struct Measured {
   long long atomics_per_warp;
 };
 
+// Median, minimum and maximum of the per-repeat medians.
+struct RepeatSummary {
+  double median, min, max;
+};
+
+RepeatSummary summarize_repeats(std::vector<double> repeat_medians) {
+  return {median(repeat_medians), *std::min_element(repeat_medians.begin(), repeat_medians.end()),
+          *std::max_element(repeat_medians.begin(), repeat_medians.end())};
+}
+
+// The latency chains measured per op and pattern, at these lane counts.
+constexpr LatencyOp kLatencyOps[] = {LatencyOp::kAdd, LatencyOp::kCas};
+constexpr int kLatencyLanes[] = {1, 32};
+
 // One warm-up launch, then `repeats` measured ones.
 Measured measure(mb::AtomicStreamBench& bench, const mb::StreamConfig& config, int repeats) {
   bench.run(config);
@@ -65,9 +80,10 @@ Measured measure(mb::AtomicStreamBench& bench, const mb::StreamConfig& config, i
     apw = res.atomics_per_warp;
   }
   Measured m{};
-  m.s = median(repeat_medians);
-  m.s_min = *std::min_element(repeat_medians.begin(), repeat_medians.end());
-  m.s_max = *std::max_element(repeat_medians.begin(), repeat_medians.end());
+  const RepeatSummary r = summarize_repeats(repeat_medians);
+  m.s = r.median;
+  m.s_min = r.min;
+  m.s_max = r.max;
   m.spread = m.s > 0 ? (m.s_max - m.s_min) / m.s : 0.0;
   const double pooled_median = median(pooled);
   m.sm_spread = pooled_median > 0 ? (quantile(pooled, 0.9) - quantile(pooled, 0.1)) / pooled_median : 0.0;
@@ -113,7 +129,7 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
                dev.name, dev.sm_count, p.sm_clock_mhz_start, plan.name, plan.cell_count());
 
   const size_t total = plan.cell_count() + plan.axes.n.size() * plan.axes.e.size() +
-                       2 * plan.axes.patterns.size() * 2;
+                       std::size(kLatencyOps) * plan.axes.patterns.size() * std::size(kLatencyLanes);
   CalibrationProgress progress{0, total, ""};
   auto report = [&](std::string label) {
     ++progress.done;
@@ -152,9 +168,9 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
       }
     }
   }
-  for (LatencyOp op : {LatencyOp::kAdd, LatencyOp::kCas}) {
+  for (LatencyOp op : kLatencyOps) {
     for (const Pattern& pat : plan.axes.patterns) {
-      for (int e : {1, 32}) {
+      for (int e : kLatencyLanes) {
         mb::LatencyConfig cfg;
         cfg.op = op == LatencyOp::kCas ? mb::LatencyOp::kCas : mb::LatencyOp::kAdd;
         cfg.pattern = to_bench_pattern(pat);
@@ -162,9 +178,8 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
         bench.run_latency(cfg);  // warm-up
         std::vector<double> medians;
         for (int r = 0; r < plan.repeats; ++r) medians.push_back(median(bench.run_latency(cfg).cycles_per_atomic));
-        table.latencies.push_back(LatencyCell{op, pat, e, median(medians),
-                                              *std::min_element(medians.begin(), medians.end()),
-                                              *std::max_element(medians.begin(), medians.end())});
+        const RepeatSummary r = summarize_repeats(medians);
+        table.latencies.push_back(LatencyCell{op, pat, e, r.median, r.min, r.max});
         report("latency " + to_string(op) + " " + to_string(pat) + " e=" + std::to_string(e));
       }
     }
