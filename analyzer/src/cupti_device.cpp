@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atomq/cuda_check.hpp"
+#include "cupti_session_setup.hpp"
 #include "driver_api.hpp"
 
 namespace atomq::analyzer {
@@ -43,17 +44,9 @@ CuptiDeviceInfo probe_cupti_device(int ordinal) {
     ATOMQ_CUDA(cudaFree(nullptr));  // creates the primary context
     const CUcontext ctx = current_context();
 
-    // The profiler must be initialized before any other profiler-API call, the chip-name
-    // query included (it crashes inside libcupti otherwise).
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    spdlog::debug("cupti probe {}: profiler initialize", ordinal);
-    ATOMQ_CUPTI(cuptiProfilerInitialize(&init));
-
-    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-    chip.deviceIndex = static_cast<size_t>(ordinal);
-    spdlog::debug("cupti probe {}: chip name", ordinal);
-    ATOMQ_CUPTI(cuptiDeviceGetChipName(&chip));
-    info.chip = chip.pChipName ? chip.pChipName : "";
+    spdlog::debug("cupti probe {}: profiler initialize, chip name", ordinal);
+    initialize_profiler_once();
+    info.chip = cupti_chip_name(static_cast<size_t>(ordinal));
 
     CUpti_Profiler_DeviceSupported_Params supported{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
     supported.cuDevice = ordinal;
@@ -64,18 +57,10 @@ CuptiDeviceInfo probe_cupti_device(int ordinal) {
       info.counters = CounterAccess::kUnsupported;
       info.detail = "CUPTI range profiling is not supported on this device/configuration";
     } else {
-      CUpti_Profiler_GetCounterAvailability_Params avail{
-          CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-      avail.ctx = ctx;
       spdlog::debug("cupti probe {}: counter availability", ordinal);
-      ATOMQ_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
-      std::vector<unsigned char> image(avail.counterAvailabilityImageSize);
-      avail.pCounterAvailabilityImage = image.data();
-      ATOMQ_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+      counter_availability(ctx);  // throws what a session would hit (e.g. no permission)
       info.counters = CounterAccess::kReadable;
     }
-    CUpti_Profiler_DeInitialize_Params deinit{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-    cuptiProfilerDeInitialize(&deinit);
   } catch (const CudaError& e) {
     if (e.api() == "CUPTI" && e.code() == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
       info.counters = CounterAccess::kNoPermission;

@@ -17,6 +17,7 @@
 #include "atomq/analyzer/metric_config.hpp"
 #include "atomq/analyzer/metric_list.hpp"
 #include "atomq/cuda_check.hpp"
+#include "cupti_session_setup.hpp"
 #include "driver_api.hpp"
 
 namespace atomq::analyzer {
@@ -33,14 +34,6 @@ std::string demangle(const std::string& mangled) {
 namespace {
 
 constexpr size_t kMaxRangesPerDecode = 4;  // decoded after every launch: one range each
-
-void initialize_profiler_once() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    CUpti_Profiler_Initialize_Params p{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    ATOMQ_CUPTI(cuptiProfilerInitialize(&p));
-  });
-}
 
 model::DeviceInfo describe(uint32_t ordinal, const std::string& chip) {
   model::DeviceInfo d;
@@ -70,18 +63,8 @@ class ContextProfiler {
   ContextProfiler(CUcontext ctx, const std::vector<std::string>& metrics) {
     initialize_profiler_once();
     ATOMQ_CUPTI(cuptiGetDeviceId(ctx, &device_));
-    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-    chip.deviceIndex = device_;
-    ATOMQ_CUPTI(cuptiDeviceGetChipName(&chip));
-    device_info_ = describe(device_, chip.pChipName ? chip.pChipName : "");
-
-    CUpti_Profiler_GetCounterAvailability_Params avail{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-    avail.ctx = ctx;
-    ATOMQ_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
-    std::vector<uint8_t> image(avail.counterAvailabilityImageSize);
-    avail.pCounterAvailabilityImage = image.data();
-    ATOMQ_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
-    config_ = std::make_unique<MetricConfig>(device_info_.chip, metrics, image);
+    device_info_ = describe(device_, cupti_chip_name(device_));
+    config_ = std::make_unique<MetricConfig>(device_info_.chip, metrics, counter_availability(ctx));
 
     CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     enable.ctx = ctx;
