@@ -403,7 +403,7 @@ struct KernelProfilingSession::State {
         if (data->callbackSite == CUPTI_API_ENTER) ++self->stats.graph_launches;
         return;
       }
-      if (is_kernel_launch(id)) self->on_launch(id, data);
+      if (launch) self->on_launch(id, data);
     } catch (const std::exception& e) {
       // Never let an exception cross into the driver: the user's program keeps running.
       ++self->stats.failed;
