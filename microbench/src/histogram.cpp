@@ -80,19 +80,14 @@ void zipf_tables(int bins, double s, std::uint64_t seed, std::vector<double>& cd
   std::shuffle(rank_to_bin.begin(), rank_to_bin.end(), rng);
 }
 
+// A typed view of a grow-only device allocation (detail::DeviceScratch).
 template <typename T>
 struct DeviceArray {
   T* ptr = nullptr;
-  std::size_t count = 0;
-  void resize(std::size_t n) {
-    if (n <= count && ptr != nullptr) return;
-    cudaFree(ptr);
-    ptr = nullptr;
-    count = 0;
-    ATOMQ_CUDA(cudaMalloc(reinterpret_cast<void**>(&ptr), std::max<std::size_t>(n, 1) * sizeof(T)));
-    count = n;
-  }
-  ~DeviceArray() { cudaFree(ptr); }
+  void resize(std::size_t n) { ptr = static_cast<T*>(memory.reserve(n * sizeof(T))); }
+
+ private:
+  detail::DeviceScratch memory;
 };
 
 }  // namespace
