@@ -31,28 +31,21 @@ bool have_cuobjdump(std::string* path) {
   return false;
 }
 
-// SASS of every atomic_stream_kernel<fao, cas> in the binary, by template arguments.
-std::map<std::pair<int, int>, OpCounts> count_atoms(const std::string& cuobjdump) {
+// The shared atomics of every function in the built binary, by mangled function name.
+std::map<std::string, OpCounts> count_atoms(const std::string& cuobjdump) {
   const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_CLI_PATH + " 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::map<std::pair<int, int>, OpCounts> result;
+  std::map<std::string, OpCounts> result;
   if (!pipe) return result;
-  // Stream kernels by <fao, cas_quarters>; latency kernels as <10 + op, 0>.
-  const std::regex function_re(R"(Function : .*atomic_stream_kernelILi(\d)ELi(\d)E)");
-  const std::regex latency_re(R"(Function : .*atomic_latency_kernelILi(\d)E)");
+  const std::regex function_re(R"(Function : (\S+))");
   const std::regex atoms_re(R"(\bATOMS\.([A-Z0-9_.]+))");
   OpCounts* current = nullptr;
   std::array<char, 4096> buf{};
   while (fgets(buf.data(), buf.size(), pipe.get())) {
     const std::string line(buf.data());
     std::smatch m;
-    if (line.find("Function :") != std::string::npos) {
-      if (std::regex_search(line, m, function_re))
-        current = &result[{std::stoi(m[1]), std::stoi(m[2])}];
-      else if (std::regex_search(line, m, latency_re))
-        current = &result[{10 + std::stoi(m[1]), 0}];
-      else
-        current = nullptr;
+    if (std::regex_search(line, m, function_re)) {
+      current = &result[m[1]];
       continue;
     }
     if (current == nullptr || !std::regex_search(line, m, atoms_re)) continue;
@@ -65,6 +58,33 @@ std::map<std::pair<int, int>, OpCounts> count_atoms(const std::string& cuobjdump
   return result;
 }
 
+// The one function whose mangled name matches `pattern`; nullptr when none or several do.
+const OpCounts* find_function(const std::map<std::string, OpCounts>& counts, const std::string& pattern) {
+  const std::regex re(pattern);
+  const OpCounts* found = nullptr;
+  for (const auto& [name, c] : counts) {
+    if (!std::regex_search(name, re)) continue;
+    if (found != nullptr) return nullptr;
+    found = &c;
+  }
+  return found;
+}
+
+// The sums over every function whose mangled name contains `part` (all template instances).
+OpCounts sum_functions(const std::map<std::string, OpCounts>& counts, const std::string& part) {
+  OpCounts sum;
+  for (const auto& [name, c] : counts) {
+    if (name.find(part) == std::string::npos) continue;
+    sum.popc_inc += c.popc_inc;
+    sum.add += c.add;
+    sum.cas += c.cas;
+    sum.other_atoms += c.other_atoms;
+  }
+  return sum;
+}
+
+int total(const OpCounts& c) { return c.popc_inc + c.add + c.cas + c.other_atoms; }
+
 }  // namespace
 
 TEST(SassGpu, EachKernelIssuesTheIntendedInstruction) {
@@ -76,31 +96,30 @@ TEST(SassGpu, EachKernelIssuesTheIntendedInstruction) {
   for (int fao = 0; fao <= 1; ++fao) {
     for (int cas = 0; cas <= 4; ++cas) {
       SCOPED_TRACE("fao=" + std::to_string(fao) + " cas_quarters=" + std::to_string(cas));
-      auto it = counts.find({fao, cas});
-      ASSERT_NE(it, counts.end());
-      const OpCounts& c = it->second;
+      const OpCounts* c = find_function(
+          counts, "atomic_stream_kernelILi" + std::to_string(fao) + "ELi" + std::to_string(cas) + "E");
+      ASSERT_NE(c, nullptr);
       const int cas_slots = kGroup * cas / 4;
       const int fao_slots = kGroup - cas_slots;
-      EXPECT_EQ(c.cas, cas_slots);
-      EXPECT_EQ(c.popc_inc, fao == 0 ? fao_slots : 0);
-      EXPECT_EQ(c.add, fao == 1 ? fao_slots : 0);
-      EXPECT_EQ(c.other_atoms, 0);
+      EXPECT_EQ(c->cas, cas_slots);
+      EXPECT_EQ(c->popc_inc, fao == 0 ? fao_slots : 0);
+      EXPECT_EQ(c->add, fao == 1 ? fao_slots : 0);
+      EXPECT_EQ(c->other_atoms, 0);
     }
   }
   // Latency chains: kLatencyUnroll (8) dependent atomics of one kind per loop body.
-  auto add_chain = counts.find({11, 0});
-  ASSERT_NE(add_chain, counts.end());
-  EXPECT_EQ(add_chain->second.add, 8);
-  EXPECT_EQ(add_chain->second.cas + add_chain->second.popc_inc + add_chain->second.other_atoms, 0);
-  auto cas_chain = counts.find({13, 0});
-  ASSERT_NE(cas_chain, counts.end());
-  EXPECT_EQ(cas_chain->second.cas, 8);
-  EXPECT_EQ(cas_chain->second.add + cas_chain->second.popc_inc + cas_chain->second.other_atoms, 0);
+  const OpCounts* add_chain = find_function(counts, "atomic_latency_kernelILi1E");
+  ASSERT_NE(add_chain, nullptr);
+  EXPECT_EQ(add_chain->add, 8);
+  EXPECT_EQ(total(*add_chain), 8);
+  const OpCounts* cas_chain = find_function(counts, "atomic_latency_kernelILi3E");
+  ASSERT_NE(cas_chain, nullptr);
+  EXPECT_EQ(cas_chain->cas, 8);
+  EXPECT_EQ(total(*cas_chain), 8);
 
-  auto control = counts.find({2, 0});
-  ASSERT_NE(control, counts.end());
-  EXPECT_EQ(control->second.popc_inc + control->second.add + control->second.cas +
-                control->second.other_atoms, 0);
+  const OpCounts* control = find_function(counts, "atomic_stream_kernelILi2ELi0E");
+  ASSERT_NE(control, nullptr);
+  EXPECT_EQ(total(*control), 0);
 }
 
 // The counting-sort pass uses the atomic's result (ATOMS.ADD, serialized on one word), the
@@ -108,26 +127,11 @@ TEST(SassGpu, EachKernelIssuesTheIntendedInstruction) {
 TEST(SassGpu, RankKernelsUseTheResultAndHistogramsDoNot) {
   std::string cuobjdump;
   if (!have_cuobjdump(&cuobjdump)) GTEST_SKIP() << "cuobjdump not found (it ships with the GPU machine's toolkit)";
-  const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_CLI_PATH + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  ASSERT_TRUE(pipe);
-  std::string function;
-  std::map<std::string, OpCounts> by_kernel;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe.get())) {
-    const std::string line(buf.data());
-    if (line.find("Function :") != std::string::npos) {
-      function = line.find("hist_rank_kernel") != std::string::npos              ? "rank"
-                 : line.find("hist_block_grid_stride_kernel") != std::string::npos ? "grid_stride"
-                                                                                   : "";
-      continue;
-    }
-    if (function.empty()) continue;
-    if (line.find("ATOMS.POPC.INC") != std::string::npos) ++by_kernel[function].popc_inc;
-    else if (line.find("ATOMS.ADD") != std::string::npos) ++by_kernel[function].add;
-  }
-  EXPECT_GT(by_kernel["rank"].add, 0);
-  EXPECT_EQ(by_kernel["rank"].popc_inc, 0);
-  EXPECT_GT(by_kernel["grid_stride"].popc_inc, 0);
-  EXPECT_EQ(by_kernel["grid_stride"].add, 0);
+  const auto counts = count_atoms(cuobjdump);
+  const OpCounts rank = sum_functions(counts, "hist_rank_kernel");
+  const OpCounts grid_stride = sum_functions(counts, "hist_block_grid_stride_kernel");
+  EXPECT_GT(rank.add, 0);
+  EXPECT_EQ(rank.popc_inc, 0);
+  EXPECT_GT(grid_stride.popc_inc, 0);
+  EXPECT_EQ(grid_stride.add, 0);
 }
