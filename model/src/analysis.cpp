@@ -1,6 +1,8 @@
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
 
+#include "findings.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -45,307 +47,34 @@ const Finding* KernelAnalysis::find(FindingKind kind) const {
 
 namespace {
 
-std::string percent(double u) { return fmt::format("{:.0f}%", 100.0 * u); }
-
-void insufficient(KernelAnalysis& a, std::vector<std::string> details) {
-  Finding f;
-  f.kind = FindingKind::kInsufficientData;
-  f.title = "Insufficient data: the model cannot be evaluated for this kernel";
-  f.details = std::move(details);
-  f.recommendation =
-      "Collect the missing counters (atomq analyze collects them all) or fix the profile; "
-      "each problem above names the counter or field.";
-  a.utilization_class = UtilizationClass::kInsufficientData;
-  a.evaluated = false;
-  a.findings.push_back(std::move(f));
-}
-
-std::vector<Evidence> core_evidence(const KernelAnalysis& a) {
-  const ModelInputs& in = a.inputs;
-  return {
-      {"utilization_mean", a.utilization.mean, "fraction"},
-      {"utilization_max", a.utilization.max, "fraction"},
-      {"service_cycles", a.utilization.service.cycles, "cycles per warp instruction"},
-      {"instructions", in.instructions, "warp instructions"},
-      {"queue_length", a.queue_length, "warps"},
-      {"active_lanes", in.active_lanes, "lanes"},
-      {"cas_share", in.cas_share, "fraction"},
-      {"wavefronts_per_instruction", in.wavefronts_per_instruction, "wavefronts"},
-      {"active_cycles_max", in.active_cycles_max, "cycles"},
-  };
-}
-
 UtilizationClass classify(double u, const Rules& r) {
   if (u >= r.severe_utilization) return UtilizationClass::kSevere;
   if (u >= r.potential_utilization) return UtilizationClass::kPotential;
   return UtilizationClass::kNotAtomicBound;
 }
 
-void add_utilization_finding(KernelAnalysis& a) {
-  Finding f;
-  f.kind = FindingKind::kUtilization;
-  f.evidence = core_evidence(a);
-  const std::string u = percent(a.utilization.mean);
-  switch (a.utilization_class) {
-    case UtilizationClass::kSevere:
-      f.title = "Severe shared-atomic bottleneck: utilization " + u;
-      f.recommendation = "The atomic unit limits this kernel; the findings below say why.";
-      break;
-    case UtilizationClass::kPotential:
-      f.title = "Potential shared-atomic bottleneck: utilization " + u;
-      f.recommendation = "The atomic unit is busy most of the time; lowering its load pays "
-                         "once the other limits are addressed.";
-      break;
-    default:
-      f.title = "Not bound by the shared atomic unit: utilization " + u;
-      f.recommendation = "Look elsewhere first (memory, latency, other instructions).";
-      break;
-  }
-  a.findings.push_back(std::move(f));
-}
-
-// What-if: twice the warps in flight (up to the SM's limit), when that is more than now.
-void add_more_warps_what_if(Finding& f, const KernelAnalysis& a, const ServiceTimeModel& m) {
-  const double more_warps = std::min<double>(2.0 * a.queue_length, a.inputs.max_warps_per_sm);
-  if (more_warps > a.queue_length * 1.01)
-    f.what_ifs.push_back(predict(
-        a, m,
-        ModelChange{fmt::format("more warps in flight: n from {:.1f} to {:.1f}", a.queue_length,
-                                more_warps),
-                    more_warps, std::nullopt, std::nullopt, std::nullopt, 1.0}));
-}
-
-void add_high_conflict(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
-  const ModelInputs& in = a.inputs;
-  if (a.utilization.mean < r.high_conflict_utilization ||
-      in.wavefronts_per_instruction < r.high_conflict_min_k)
-    return;
-  Finding f;
-  f.kind = FindingKind::kHighUtilizationHighConflict;
-  f.title = fmt::format("High utilization, high conflict: {:.1f} wavefronts per atomic "
-                        "instruction serialize the lanes of a warp",
-                        in.wavefronts_per_instruction);
-  f.evidence = core_evidence(a);
-  f.recommendation =
-      "Reorganize the data so the lanes of a warp hit different banks: replicate the "
-      "sub-histograms (one copy per warp or per lane group) with padding, aggregate equal keys "
-      "inside the warp first (__match_any_sync), or sort and run-length encode.";
-  const double factor = std::max(1.0, r.replication_factor);
-  const double k_replicated = std::max(1.0, in.wavefronts_per_instruction / factor);
-  f.what_ifs.push_back(predict(
-      a, m,
-      ModelChange{fmt::format("replicate {:.0f}x: k from {:.1f} to {:.1f}", factor,
-                              in.wavefronts_per_instruction, k_replicated),
-                  std::nullopt, std::nullopt, std::nullopt, k_replicated, 1.0}));
-  const double k_free = 1.0 + in.cas_share;  // one wavefront per lane group, two for CAS
-  if (k_free < k_replicated)
-    f.what_ifs.push_back(predict(
-        a, m,
-        ModelChange{fmt::format("no conflicts: k from {:.1f} to {:.1f}",
-                                in.wavefronts_per_instruction, k_free),
-                    std::nullopt, std::nullopt, std::nullopt, k_free, 1.0}));
-  a.findings.push_back(std::move(f));
-}
-
-void add_low_conflict(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
-  const ModelInputs& in = a.inputs;
-  if (a.utilization.mean < r.low_conflict_utilization || in.active_lanes >= r.low_conflict_max_e ||
-      in.wavefronts_per_instruction > r.low_conflict_max_k)
-    return;
-  Finding f;
-  f.kind = FindingKind::kHighUtilizationLowConflict;
-  f.title = fmt::format("High utilization, low conflict: only {:.1f} active lanes per atomic "
-                        "instruction",
-                        in.active_lanes);
-  f.evidence = core_evidence(a);
-  if (in.active_lanes_origin == Origin::kAssumed)
-    f.details.push_back("e is assumed, not measured");
-  f.recommendation =
-      "Each instruction carries little work: fill the warp (more lanes per atomic, e.g. "
-      "compact the active elements first), do more work per instruction (vector or packed "
-      "updates), and raise the parallel load n.";
-  f.what_ifs.push_back(predict(
-      a, m,
-      ModelChange{fmt::format("full warps: e from {:.1f} to 32, same thread-level work",
-                              in.active_lanes),
-                  std::nullopt, 32.0, std::nullopt, std::nullopt, 1.0}));
-  add_more_warps_what_if(f, a, m);
-  a.findings.push_back(std::move(f));
-}
-
-void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
-  const ModelInputs& in = a.inputs;
-  const auto& amplification = a.boundness.cas_lane_ops_per_update;
-  const bool heavy = in.cas_share >= r.cas_heavy_min_c;
-  const bool retries = amplification && *amplification >= r.cas_amplification_warn;
-  if (!heavy && !retries) return;
-  Finding f;
-  f.kind = FindingKind::kCasHeavy;
-  f.title = fmt::format("CAS-heavy atomic stream: {} of the shared atomics are CAS",
-                        percent(in.cas_share));
-  f.evidence = core_evidence(a);
-  f.evidence.push_back({"cas_instructions", in.cas, "warp instructions"});
-  if (amplification) {
-    f.evidence.push_back({"cas_lane_ops_per_update", *amplification, "ratio"});
-    f.details.push_back(fmt::format("{:.2f} CAS lane-operations per useful update{}",
-                                    *amplification,
-                                    in.active_lanes_origin == Origin::kAssumed
-                                        ? " (with e assumed; an upper bound)"
-                                        : ""));
-  }
-  f.recommendation =
-      "CAS costs about two wavefronts per lane and every failed attempt repeats the round "
-      "trip. Use a native fetch-and-op where one exists (integer add, min, max, and/or/xor; "
-      "for float sums accumulate in integers or fixed point), or reduce contention first so "
-      "fewer attempts fail.";
-  // Native fetch-and-op: one instruction per update instead of the CAS attempts.
-  const double cas_to_alu = amplification && *amplification > 1 ? 1.0 / *amplification : 1.0;
-  const double factor = in.instructions > 0
-                            ? (in.fetch_and_op + in.cas * cas_to_alu) / in.instructions
-                            : 1.0;
-  f.what_ifs.push_back(predict(
-      a, m,
-      ModelChange{amplification ? "CAS loop replaced by a native fetch-and-op (one attempt per "
-                                  "update)"
-                                : "CAS replaced by a native fetch-and-op (retries unknown: none "
-                                  "assumed)",
-                  std::nullopt, std::nullopt, 0.0,
-                  std::max(1.0, in.wavefronts_per_instruction / (1.0 + in.cas_share)), factor}));
-  a.findings.push_back(std::move(f));
-}
-
-void add_latency_bound(KernelAnalysis& a, const ServiceTimeModel& m) {
-  const Boundness& b = a.boundness;
-  if (b.verdict != "latency-bound") return;
-  Finding f;
-  f.kind = FindingKind::kLatencyBound;
-  f.title = fmt::format("Latency-bound atomics: each warp waits {:.0f} cycles per atomic, close "
-                        "to the unloaded latency of {:.0f}",
-                        b.response_cycles, b.unloaded_latency_cycles);
-  f.evidence = {{"utilization_mean", a.utilization.mean, "fraction"},
-                {"response_cycles", b.response_cycles, "cycles"},
-                {"unloaded_latency_cycles", b.unloaded_latency_cycles, "cycles"},
-                {"queueing_delay_cycles", b.queueing_delay_cycles, "cycles"},
-                {"queue_length", a.queue_length, "warps"}};
-  f.recommendation =
-      "The unit is only partly busy, yet warps wait on atomics back to back: a dependency "
-      "chain (e.g. a CAS retry loop, or an atomic whose result feeds the next one). Break the "
-      "chain (independent updates, fetch-and-op instead of CAS) or put more warps in flight.";
-  add_more_warps_what_if(f, a, m);
-  a.findings.push_back(std::move(f));
-}
-
-void add_memory(KernelAnalysis& a, const Rules& r) {
-  const ModelInputs& in = a.inputs;
-  if (a.utilization.mean >= r.potential_utilization || !in.dram_bytes_read ||
-      !in.dram_peak_bytes_per_s || !in.duration_ns || *in.duration_ns <= 0)
-    return;
-  const double bandwidth = *in.dram_bytes_read / (*in.duration_ns * 1e-9);
-  const double fraction = bandwidth / *in.dram_peak_bytes_per_s;
-  if (fraction < r.memory_busy_fraction) return;
-  Finding f;
-  f.kind = FindingKind::kHiddenMemoryBottleneck;
-  f.title = fmt::format("Memory-bound: DRAM at {} of its bandwidth while the atomic unit is at {}",
-                        percent(fraction), percent(a.utilization.mean));
-  f.evidence = {{"utilization_mean", a.utilization.mean, "fraction"},
-                {"dram_bytes_read", *in.dram_bytes_read, "bytes"},
-                {"dram_bandwidth", bandwidth, "bytes/s"},
-                {"dram_fraction_of_peak", fraction, "fraction"}};
-  f.recommendation = "The atomics wait for data: prefetch, coalesce and vectorize the loads, "
-                     "and read fewer bytes (narrower samples).";
-  a.findings.push_back(std::move(f));
-}
-
-void add_global_hot_spot(KernelAnalysis& a, const Rules& r) {
-  const ModelInputs& in = a.inputs;
-  if (!in.l2_atomic_requests || in.active_cycles_sum <= 0) return;
-  const double rate = *in.l2_atomic_requests / in.active_cycles_sum;
-  const double gpu_rate = in.active_cycles_mean > 0 ? *in.l2_atomic_requests / in.active_cycles_mean : 0.0;
-  if (rate < r.global_atomic_requests_per_sm_cycle && gpu_rate < r.global_atomic_requests_per_gpu_cycle)
-    return;
-  Finding f;
-  f.kind = FindingKind::kGlobalAtomicHotSpot;
-  f.title = fmt::format("Global atomic traffic: {:.3f} L2 atomic/reduction requests per SM-cycle, "
-                        "{:.2f} per GPU cycle", rate, gpu_rate);
-  f.evidence = {{"l2_atomic_requests", *in.l2_atomic_requests, "requests"},
-                {"l2_atomic_requests_per_sm_cycle", rate, "requests per SM-cycle"},
-                {"l2_atomic_requests_per_gpu_cycle", gpu_rate, "requests per cycle, whole GPU"}};
-  if (in.global_atomic_instructions)
-    f.evidence.push_back({"global_atomic_instructions", *in.global_atomic_instructions,
-                          "warp instructions"});
-  f.details.push_back("the counters do not show how many addresses are hit; few hot addresses "
-                      "serialize at one L2 slice");
-  f.recommendation = "Privatize: accumulate in shared memory (per block or per warp) and merge "
-                     "into global memory once per block.";
-  a.findings.push_back(std::move(f));
-}
-
-void add_imbalance(KernelAnalysis& a, const Rules& r) {
-  if (!a.inputs.have_busiest_sm || a.utilization.mean <= 0) return;
-  // An uneven spread of an idle unit changes nothing: only a busy SM holds the kernel back.
-  if (a.utilization.max < r.potential_utilization) return;
-  const double ratio = a.utilization.max / a.utilization.mean;
-  if (ratio < r.imbalance_ratio) return;
-  Finding f;
-  f.kind = FindingKind::kImbalance;
-  f.title = fmt::format("Imbalance: the busiest SM's atomic unit is at {}, the mean {}",
-                        percent(a.utilization.max), percent(a.utilization.mean));
-  f.evidence = {{"utilization_mean", a.utilization.mean, "fraction"},
-                {"utilization_max", a.utilization.max, "fraction"},
-                {"ratio", ratio, "ratio"}};
-  f.recommendation = "Some SMs get more atomic work (hot blocks, tail of the grid): spread the "
-                     "work more evenly or use more, smaller blocks.";
-  a.findings.push_back(std::move(f));
-}
-
-void add_range_finding(KernelAnalysis& a) {
-  const ServiceTimeEstimate& s = a.utilization.service;
-  if (s.in_range() && !s.extrapolated_by_fit) return;
-  Finding f;
-  f.kind = FindingKind::kOutsideCalibratedRange;
-  f.title = "The kernel lies outside the calibrated grid: S was clamped to its edge";
-  for (const ClampNote& c : s.clamped) {
-    f.details.push_back(fmt::format("{} = {:.3g} outside the grid: {:.3g} used", c.axis,
-                                    c.requested, c.used));
-    f.evidence.push_back({c.axis + "_requested", c.requested, ""});
-  }
-  if (s.extrapolated_by_fit)
-    f.details.push_back("k beyond the most serialized pattern: extrapolated with the fitted "
-                        "service-time model");
-  f.recommendation = "Treat U as approximate; calibrate a grid that covers this point.";
-  a.findings.push_back(std::move(f));
-}
-
-void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
-              const Rules& r) {
+// The inputs derived from the counters; false (with an "insufficient data" finding that
+// lists every problem) when the model cannot be evaluated on them.
+bool take_inputs(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
+                 const Rules& r) {
   DerivedInputs derived = derive_inputs(profile, r, &m.table().provenance);
   a.inputs = derived.inputs;
   a.notes = derived.notes;
-  if (!derived.usable()) {
-    std::vector<std::string> details;
-    for (const DataProblem& p : derived.problems) details.push_back(p.field + ": " + p.what);
-    insufficient(a, std::move(details));
-    return;
-  }
-  const ModelInputs& in = a.inputs;
-  if (!a.table_chip.empty() && !a.chip.empty() && a.table_chip != a.chip) {
-    Finding f;
-    f.kind = FindingKind::kTableMismatch;
-    f.title = "The calibration table is for " + a.table_chip + ", the kernel ran on " + a.chip;
-    f.recommendation = "Run atomq calibrate on this GPU; until then U is only indicative.";
-    a.findings.push_back(std::move(f));
-  }
+  if (derived.usable()) return true;
+  std::vector<std::string> details;
+  for (const DataProblem& p : derived.problems) details.push_back(p.field + ": " + p.what);
+  detail::add_insufficient_data(a, std::move(details));
+  return false;
+}
 
-  // n̂: the seed's occupancy estimate, raised to the floor X * S(1) when it is below it:
-  // one warp alone completes at most 1 / S(1) atomics per cycle (the calibrated single-warp
-  // rate), so sustaining X needs at least X * S(1) warps issuing atomics.
-  const double x = in.throughput_per_sm_cycle();
-  const double k = in.wavefronts_per_instruction;
-  const ServiceTimeEstimate single_warp =
-      m.single_warp_service(in.active_lanes, in.cas_share, k, in.variant);
-  const ServiceTimeEstimate latency =
-      m.unloaded_latency(in.active_lanes, in.cas_share, k, in.variant);
-  const double warp_floor = x * single_warp.cycles;
+// n̂: the seed's occupancy estimate, raised to the floor X * S(1) when it is below it:
+// one warp alone completes at most 1 / S(1) atomics per cycle (the calibrated single-warp
+// rate), so sustaining X needs at least X * S(1) warps issuing atomics.
+void estimate_queue_length(KernelAnalysis& a, const ServiceTimeModel& m) {
+  const ModelInputs& in = a.inputs;
+  const ServiceTimeEstimate single_warp = m.single_warp_service(
+      in.active_lanes, in.cas_share, in.wavefronts_per_instruction, in.variant);
+  const double warp_floor = in.throughput_per_sm_cycle() * single_warp.cycles;
   a.queue_length = in.queue_length_seed;
   a.queue_length_method = "achieved occupancy x max warps per SM";
   if (std::isfinite(warp_floor) && warp_floor > a.queue_length) {
@@ -355,21 +84,31 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
         "estimate was lower)";
   }
   a.queue_length = std::max(1.0, a.queue_length);
+}
 
-  auto utilization_at = [&](double n) {
-    const ServiceTimeEstimate s = m.at(n, in.active_lanes, in.cas_share, k, in.variant);
-    return std::make_pair(s, in.instructions * s.cycles / in.active_cycles_sum);
-  };
-  const auto [service, u_mean] = utilization_at(a.queue_length);
+// S at n warps in flight for the kernel's e, c, k, and the mean utilization N * S / T it gives.
+std::pair<ServiceTimeEstimate, double> utilization_at(const ModelInputs& in,
+                                                      const ServiceTimeModel& m, double n) {
+  const ServiceTimeEstimate s =
+      m.at(n, in.active_lanes, in.cas_share, in.wavefronts_per_instruction, in.variant);
+  return std::make_pair(s, in.instructions * s.cycles / in.active_cycles_sum);
+}
+
+// U at n̂ (mean, busiest SM, and at n̂ halved / doubled), busy cycles and the atomic-bound
+// time; false (with an "insufficient data" finding) when the table has no S for this point.
+bool compute_utilization(KernelAnalysis& a, const ServiceTimeModel& m) {
+  const ModelInputs& in = a.inputs;
+  const auto [service, u_mean] = utilization_at(in, m, a.queue_length);
   if (!std::isfinite(service.cycles) || service.cycles <= 0) {
-    insufficient(a, {"calibration table: no service time for this point (incomplete grid)"});
-    return;
+    detail::add_insufficient_data(
+        a, {"calibration table: no service time for this point (incomplete grid)"});
+    return false;
   }
   Utilization& u = a.utilization;
   u.service = service;
   u.mean = u_mean;
-  u.low = utilization_at(std::max(1.0, a.queue_length / 2)).second;
-  u.high = utilization_at(std::min<double>(2 * a.queue_length, in.max_warps_per_sm)).second;
+  u.low = utilization_at(in, m, std::max(1.0, a.queue_length / 2)).second;
+  u.high = utilization_at(in, m, std::min<double>(2 * a.queue_length, in.max_warps_per_sm)).second;
   u.busy_cycles_per_sm = in.sm_count > 0 ? in.instructions * service.cycles / in.sm_count
                                          : u_mean * in.active_cycles_mean;
   if (in.have_busiest_sm) {
@@ -381,7 +120,16 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   }
   if (in.clock_mhz && *in.clock_mhz > 0)
     u.atomic_bound_time_ns = u.busy_cycles_busiest_sm / *in.clock_mhz * 1000.0;
+  return true;
+}
 
+// Little's law R = n̂ / X against the calibrated unloaded latency L: throughput-bound when
+// the unit is busy, latency-bound when warps wait about L per atomic, else other work.
+void assess_boundness(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
+  const ModelInputs& in = a.inputs;
+  const ServiceTimeEstimate latency = m.unloaded_latency(
+      in.active_lanes, in.cas_share, in.wavefronts_per_instruction, in.variant);
+  const double x = in.throughput_per_sm_cycle();
   Boundness& b = a.boundness;
   b.throughput_per_sm_cycle = x;
   b.response_cycles = x > 0 ? a.queue_length / x : 0.0;
@@ -392,7 +140,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   // atomics let R fall well below L, other work pushes it well above.
   const double r_over_l =
       b.unloaded_latency_cycles > 0 ? b.response_cycles / b.unloaded_latency_cycles : 0.0;
-  if (u.mean >= r.potential_utilization)
+  if (a.utilization.mean >= r.potential_utilization)
     b.verdict = "throughput-bound";
   else if (r_over_l > 0 && r_over_l <= r.latency_bound_max_r_over_l &&
            r_over_l >= 1.0 / r.latency_bound_max_r_over_l)
@@ -401,21 +149,23 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
     b.verdict = "other work";
   if (in.useful_updates && *in.useful_updates > 0 && in.cas > 0)
     b.cas_lane_ops_per_update = in.cas * in.active_lanes / *in.useful_updates;
+}
 
-  a.utilization_class = classify(u.mean, r);
+void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
+              const Rules& r) {
+  if (!take_inputs(a, profile, m, r)) return;
+  detail::add_table_mismatch(a);
+  estimate_queue_length(a, m);
+  if (!compute_utilization(a, m)) return;
+  assess_boundness(a, m, r);
+  a.utilization_class = classify(a.utilization.mean, r);
   a.evaluated = true;
-  add_utilization_finding(a);
-  add_range_finding(a);
-  add_high_conflict(a, m, r);
-  add_low_conflict(a, m, r);
-  add_cas_heavy(a, m, r);
-  add_latency_bound(a, m);
-  add_memory(a, r);
-  add_global_hot_spot(a, r);
-  add_imbalance(a, r);
+  detail::add_evaluated_findings(a, m, r);
+  const ModelInputs& in = a.inputs;
   spdlog::debug("model: {} U mean {:.3f} max {:.3f} S {:.3f} n {:.2f} e {:.2f} c {:.3f} k {:.2f}",
-                a.kernel_name, u.mean, u.max, service.cycles, a.queue_length, in.active_lanes,
-                in.cas_share, k);
+                a.kernel_name, a.utilization.mean, a.utilization.max,
+                a.utilization.service.cycles, a.queue_length, in.active_lanes, in.cas_share,
+                in.wavefronts_per_instruction);
 }
 
 }  // namespace
@@ -450,17 +200,18 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
         in.active_cycles_sum = *cycles;
       if (const auto cycles = profile.counter(metric::kCyclesActiveAvg); cycles && std::isfinite(*cycles))
         in.active_cycles_mean = *cycles;
-      add_global_hot_spot(a, rules);
+      detail::add_global_hot_spot(a, rules);
       return a;
     }
     evaluate(a, profile, model, rules);
   } catch (const std::exception& e) {
     // A bug or an exhausted resource must not escape as a crash of the report.
     a.findings.clear();
-    insufficient(a, {std::string("internal error while evaluating the model: ") + e.what()});
+    detail::add_insufficient_data(
+        a, {std::string("internal error while evaluating the model: ") + e.what()});
   } catch (...) {
     a.findings.clear();
-    insufficient(a, {"internal error while evaluating the model"});
+    detail::add_insufficient_data(a, {"internal error while evaluating the model"});
   }
   return a;
 }

@@ -14,21 +14,8 @@ void row(KernelComparison& c, std::string quantity, std::string unit, double a, 
   c.rows.push_back(std::move(r));
 }
 
-}  // namespace
-
-KernelComparison compare(const KernelAnalysis& a, const KernelAnalysis& b, const Rules& rules) {
-  KernelComparison c;
-  c.kernel_a = a.kernel_name;
-  c.kernel_b = b.kernel_name;
-  c.class_a = a.utilization_class;
-  c.class_b = b.utilization_class;
-  if (!a.evaluated || !b.evaluated) {
-    c.more_atomic_bound = "unknown";
-    c.summary = "Cannot compare: " +
-                std::string(!a.evaluated ? a.kernel_name : b.kernel_name) +
-                " has insufficient data.";
-    return c;
-  }
+// The quantities side by side; duration and DRAM bytes only when both kernels have them.
+void add_rows(KernelComparison& c, const KernelAnalysis& a, const KernelAnalysis& b) {
   const ModelInputs& ia = a.inputs;
   const ModelInputs& ib = b.inputs;
   row(c, "thread-level atomic operations", "operations", ia.instructions * ia.active_lanes,
@@ -49,31 +36,56 @@ KernelComparison compare(const KernelAnalysis& a, const KernelAnalysis& b, const
   }
   if (ia.dram_bytes_read && ib.dram_bytes_read)
     row(c, "DRAM bytes read", "bytes", *ia.dram_bytes_read, *ib.dram_bytes_read);
+}
+
+// Seed pattern: U drops while global memory traffic rises. hi is the kernel with the higher
+// U, lo the other; du = U(a) - U(b).
+void add_hidden_memory_bottleneck(KernelComparison& c, const KernelAnalysis& a,
+                                  const KernelAnalysis& b, const KernelAnalysis& hi,
+                                  const KernelAnalysis& lo, double du, const Rules& rules) {
+  const auto& hi_bytes = hi.inputs.dram_bytes_read;
+  const auto& lo_bytes = lo.inputs.dram_bytes_read;
+  const bool traffic_rose = hi_bytes && lo_bytes && *hi_bytes > 0 &&
+                            std::fabs(du) >= rules.memory_u_drop &&
+                            *lo_bytes >= *hi_bytes * (1.0 + rules.memory_traffic_growth);
+  if (!traffic_rose) return;
+  Finding f;
+  f.kind = FindingKind::kHiddenMemoryBottleneck;
+  f.title = fmt::format("Hidden memory bottleneck in {}: utilization {:.0f}% against {:.0f}% "
+                        "while DRAM traffic is {:.0f}% higher",
+                        lo.kernel_name, 100 * lo.utilization.mean, 100 * hi.utilization.mean,
+                        100 * (*lo_bytes / *hi_bytes - 1.0));
+  f.evidence = {{"utilization_a", a.utilization.mean, "fraction"},
+                {"utilization_b", b.utilization.mean, "fraction"},
+                {"dram_bytes_a", *a.inputs.dram_bytes_read, "bytes"},
+                {"dram_bytes_b", *b.inputs.dram_bytes_read, "bytes"}};
+  f.recommendation = "The atomics wait for memory: prefetch, coalesce, read fewer bytes.";
+  c.findings.push_back(std::move(f));
+}
+
+}  // namespace
+
+KernelComparison compare(const KernelAnalysis& a, const KernelAnalysis& b, const Rules& rules) {
+  KernelComparison c;
+  c.kernel_a = a.kernel_name;
+  c.kernel_b = b.kernel_name;
+  c.class_a = a.utilization_class;
+  c.class_b = b.utilization_class;
+  if (!a.evaluated || !b.evaluated) {
+    c.more_atomic_bound = "unknown";
+    c.summary = "Cannot compare: " +
+                std::string(!a.evaluated ? a.kernel_name : b.kernel_name) +
+                " has insufficient data.";
+    return c;
+  }
+  add_rows(c, a, b);
 
   const double du = a.utilization.mean - b.utilization.mean;
   c.more_atomic_bound = std::fabs(du) < 0.01 ? "equal" : (du > 0 ? "a" : "b");
 
   const KernelAnalysis& hi = du >= 0 ? a : b;
   const KernelAnalysis& lo = du >= 0 ? b : a;
-
-  // Seed pattern: U drops while global memory traffic rises.
-  const auto& hi_bytes = hi.inputs.dram_bytes_read;
-  const auto& lo_bytes = lo.inputs.dram_bytes_read;
-  if (hi_bytes && lo_bytes && *hi_bytes > 0 && std::fabs(du) >= rules.memory_u_drop &&
-      *lo_bytes >= *hi_bytes * (1.0 + rules.memory_traffic_growth)) {
-    Finding f;
-    f.kind = FindingKind::kHiddenMemoryBottleneck;
-    f.title = fmt::format("Hidden memory bottleneck in {}: utilization {:.0f}% against {:.0f}% "
-                          "while DRAM traffic is {:.0f}% higher",
-                          lo.kernel_name, 100 * lo.utilization.mean, 100 * hi.utilization.mean,
-                          100 * (*lo_bytes / *hi_bytes - 1.0));
-    f.evidence = {{"utilization_a", a.utilization.mean, "fraction"},
-                  {"utilization_b", b.utilization.mean, "fraction"},
-                  {"dram_bytes_a", *ia.dram_bytes_read, "bytes"},
-                  {"dram_bytes_b", *ib.dram_bytes_read, "bytes"}};
-    f.recommendation = "The atomics wait for memory: prefetch, coalesce, read fewer bytes.";
-    c.findings.push_back(std::move(f));
-  }
+  add_hidden_memory_bottleneck(c, a, b, hi, lo, du, rules);
 
   c.summary = c.more_atomic_bound == "equal"
                   ? fmt::format("{} and {} load the atomic unit equally (U {:.0f}%).",

@@ -49,79 +49,96 @@ class CounterReader {
     return v;
   }
 
+  // The sum of two optional counters, absent only when both are.
+  std::optional<double> sum(const char* a, const char* b) {
+    const auto va = get(a, false);
+    const auto vb = get(b, false);
+    if (!va && !vb) return std::nullopt;
+    return va.value_or(0) + vb.value_or(0);
+  }
+
  private:
   const KernelProfile& profile_;
   std::vector<DataProblem>& problems_;
 };
 
-}  // namespace
+// One of .dot_alu / .dot_cas is missing: it is the total minus the other, unless the other
+// already exceeds the total (then the counters contradict each other).
+void fill_missing_kind(std::optional<double>& alu, std::optional<double>& cas, double total,
+                       const Rules& rules, DerivedInputs& out) {
+  const bool alu_missing = !alu;
+  const char* missing_name = alu_missing ? metric::kSharedAtomInstAlu : metric::kSharedAtomInstCas;
+  const double known = alu_missing ? *cas : *alu;
+  if (known > total * (1 + rules.counter_sum_tolerance)) {
+    out.problems.push_back({alu_missing ? metric::kSharedAtomInstCas : metric::kSharedAtomInstAlu,
+                            number(known) + " exceeds the total " + number(total)});
+  } else {
+    (alu_missing ? alu : cas) = std::max(0.0, total - known);
+    out.notes.push_back(std::string(missing_name) +
+                        " missing: taken as the total minus the other kind");
+  }
+}
 
-DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
-                            const calibration::Provenance* table) {
-  DerivedInputs out;
+// N, N_f, N_c and c: the split by kind must add up to the total, or c is meaningless.
+void derive_instruction_mix(CounterReader& read, const Rules& rules, DerivedInputs& out) {
   ModelInputs& in = out.inputs;
-  std::vector<DataProblem>& problems = out.problems;
-  CounterReader read(profile, problems);
-
-  // --- N, N_f, N_c, c --------------------------------------------------------------------
   const auto total = read.get(metric::kSharedAtomInst, true);
   auto alu = read.get(metric::kSharedAtomInstAlu, false);
   auto cas = read.get(metric::kSharedAtomInstCas, false);
   if (total && *total == 0)
-    problems.push_back({metric::kSharedAtomInst,
-                        "zero: the kernel executed no shared-memory atomics, nothing to model"});
-  if (total && *total > 0) {
-    in.instructions = *total;
-    if (!alu && !cas) {
-      problems.push_back({std::string(metric::kSharedAtomInstAlu) + ", " + metric::kSharedAtomInstCas,
-                          "missing: the CAS share c cannot be derived"});
-    } else if (!alu || !cas) {
-      const bool alu_missing = !alu;
-      const char* missing_name = alu_missing ? metric::kSharedAtomInstAlu : metric::kSharedAtomInstCas;
-      const double known = alu_missing ? *cas : *alu;
-      if (known > *total * (1 + rules.counter_sum_tolerance)) {
-        problems.push_back({alu_missing ? metric::kSharedAtomInstCas : metric::kSharedAtomInstAlu,
-                            number(known) + " exceeds the total " + number(*total)});
-      } else {
-        (alu_missing ? alu : cas) = std::max(0.0, *total - known);
-        out.notes.push_back(std::string(missing_name) +
-                            " missing: taken as the total minus the other kind");
-      }
-    } else if (std::fabs(*alu + *cas - *total) > rules.counter_sum_tolerance * *total) {
-      problems.push_back({std::string(metric::kSharedAtomInstAlu) + " + " + metric::kSharedAtomInstCas,
-                          "inconsistent: " + number(*alu) + " + " + number(*cas) + " = " +
-                              number(*alu + *cas) + " != " + metric::kSharedAtomInst + " = " +
-                              number(*total)});
-    }
-    if (alu && cas) {
-      in.fetch_and_op = *alu;
-      in.cas = *cas;
-      in.cas_share = std::clamp(*cas / *total, 0.0, 1.0);
-    }
+    out.problems.push_back(
+        {metric::kSharedAtomInst,
+         "zero: the kernel executed no shared-memory atomics, nothing to model"});
+  if (!total || *total <= 0) return;
+  in.instructions = *total;
+  const std::string alu_name = metric::kSharedAtomInstAlu;
+  if (!alu && !cas) {
+    out.problems.push_back({alu_name + ", " + metric::kSharedAtomInstCas,
+                            "missing: the CAS share c cannot be derived"});
+  } else if (!alu || !cas) {
+    fill_missing_kind(alu, cas, *total, rules, out);
+  } else if (std::fabs(*alu + *cas - *total) > rules.counter_sum_tolerance * *total) {
+    out.problems.push_back({alu_name + " + " + metric::kSharedAtomInstCas,
+                            "inconsistent: " + number(*alu) + " + " + number(*cas) + " = " +
+                                number(*alu + *cas) + " != " + metric::kSharedAtomInst + " = " +
+                                number(*total)});
   }
+  if (alu && cas) {
+    in.fetch_and_op = *alu;
+    in.cas = *cas;
+    in.cas_share = std::clamp(*cas / *total, 0.0, 1.0);
+  }
+}
 
-  // --- k --------------------------------------------------------------------------------
-  if (const auto wf = read.get(metric::kSharedAtomWavefronts, true); wf && in.instructions > 0) {
-    in.wavefronts_per_instruction = *wf / in.instructions;
-    if (in.wavefronts_per_instruction < 1.0 - rules.wavefront_tolerance)
-      problems.push_back({metric::kSharedAtomWavefronts,
-                          "inconsistent: " + number(*wf) + " wavefronts for " +
-                              number(in.instructions) +
-                              " instructions (every instruction takes at least one)"});
-    in.wavefronts_per_instruction = std::max(1.0, in.wavefronts_per_instruction);
-    if (const auto wf_max = read.get(metric::kSharedAtomWavefrontsMax, false)) {
-      if (*wf_max > *wf * (1 + 1e-9)) {
-        problems.push_back({metric::kSharedAtomWavefrontsMax,
+// k = wavefronts / N (at least one per instruction), and the busiest SM's share of N from its
+// share of the wavefronts.
+void derive_wavefronts(CounterReader& read, const Rules& rules, DerivedInputs& out) {
+  ModelInputs& in = out.inputs;
+  const auto wf = read.get(metric::kSharedAtomWavefronts, true);
+  if (!wf || in.instructions <= 0) return;
+  in.wavefronts_per_instruction = *wf / in.instructions;
+  if (in.wavefronts_per_instruction < 1.0 - rules.wavefront_tolerance)
+    out.problems.push_back({metric::kSharedAtomWavefronts,
+                            "inconsistent: " + number(*wf) + " wavefronts for " +
+                                number(in.instructions) +
+                                " instructions (every instruction takes at least one)"});
+  in.wavefronts_per_instruction = std::max(1.0, in.wavefronts_per_instruction);
+  const auto wf_max = read.get(metric::kSharedAtomWavefrontsMax, false);
+  if (!wf_max) return;
+  if (*wf_max > *wf * (1 + 1e-9)) {
+    out.problems.push_back({metric::kSharedAtomWavefrontsMax,
                             "inconsistent: the busiest SM's " + number(*wf_max) +
                                 " exceeds the total " + number(*wf)});
-      } else {
-        in.instructions_busiest_sm = *wf_max / in.wavefronts_per_instruction;
-        in.have_busiest_sm = *wf_max > 0;
-      }
-    }
+  } else {
+    in.instructions_busiest_sm = *wf_max / in.wavefronts_per_instruction;
+    in.have_busiest_sm = *wf_max > 0;
   }
+}
 
-  // --- device facts: profile first, then the table's provenance ---------------------------
+// SM count and max warps per SM: the profile first, then the calibration table's provenance.
+void derive_device_facts(const KernelProfile& profile, const calibration::Provenance* table,
+                         DerivedInputs& out) {
+  ModelInputs& in = out.inputs;
   in.sm_count = profile.device.sm_count;
   if (in.sm_count <= 0 && table && table->sm_count > 0) {
     in.sm_count = table->sm_count;
@@ -132,9 +149,12 @@ DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
     in.max_warps_per_sm = table->max_warps_per_sm;
     out.notes.push_back("max warps per SM taken from the calibration table");
   }
-  if (in.max_warps_per_sm <= 0) problems.push_back({"device.max_warps_per_sm", "missing"});
+  if (in.max_warps_per_sm <= 0) out.problems.push_back({"device.max_warps_per_sm", "missing"});
+}
 
-  // --- T ----------------------------------------------------------------------------------
+// T: active cycles summed over SMs (or .avg x SM count), their mean, and the busiest SM's.
+void derive_active_cycles(CounterReader& read, DerivedInputs& out) {
+  ModelInputs& in = out.inputs;
   const auto cyc_sum = read.get(metric::kCyclesActiveSum, false);
   const auto cyc_avg = read.get(metric::kCyclesActiveAvg, false);
   const auto cyc_max = read.get(metric::kCyclesActiveMax, false);
@@ -144,44 +164,51 @@ DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
   } else if (cyc_avg && *cyc_avg > 0 && in.sm_count > 0) {
     in.active_cycles_mean = *cyc_avg;
     in.active_cycles_sum = *cyc_avg * in.sm_count;
-    out.notes.push_back(std::string(metric::kCyclesActiveSum) + " missing: taken as .avg x SM count");
+    out.notes.push_back(std::string(metric::kCyclesActiveSum) +
+                        " missing: taken as .avg x SM count");
   } else {
-    problems.push_back({metric::kCyclesActiveSum,
-                        (cyc_sum || cyc_avg) ? "zero (and no usable .avg with an SM count)"
-                                             : "missing (and no .avg with an SM count)"});
+    out.problems.push_back({metric::kCyclesActiveSum,
+                            (cyc_sum || cyc_avg) ? "zero (and no usable .avg with an SM count)"
+                                                 : "missing (and no .avg with an SM count)"});
   }
   if (cyc_max && *cyc_max > 0) {
     in.active_cycles_max = *cyc_max;
     if (in.active_cycles_mean > 0 && *cyc_max < in.active_cycles_mean * (1 - 1e-6))
-      problems.push_back({metric::kCyclesActiveMax, "inconsistent: below the mean over SMs"});
+      out.problems.push_back({metric::kCyclesActiveMax, "inconsistent: below the mean over SMs"});
   } else {
+    // Without the busiest SM's cycles its utilization cannot be told from the mean.
     in.active_cycles_max = in.active_cycles_mean;
     in.have_busiest_sm = false;
     out.notes.push_back(std::string(metric::kCyclesActiveMax) +
                         " missing or zero: no max-over-SMs utilization");
   }
+}
 
-  // --- n̂ (seed): achieved occupancy x max warps per SM --------------------------------------
-  if (const auto occ = read.get(metric::kAchievedOccupancyPct, true)) {
-    if (*occ <= 0 || *occ > 100.0 * (1 + 1e-6)) {
-      problems.push_back({metric::kAchievedOccupancyPct,
-                          "out of range (" + number(*occ) + "%, expected 0 < x <= 100)"});
-    } else {
-      in.queue_length_seed = std::min(1.0, *occ / 100.0) * in.max_warps_per_sm;
-    }
+// n̂ (seed): achieved occupancy x max warps per SM; evaluate() may raise it.
+void derive_queue_length_seed(CounterReader& read, DerivedInputs& out) {
+  const auto occ = read.get(metric::kAchievedOccupancyPct, true);
+  if (!occ) return;
+  if (*occ <= 0 || *occ > 100.0 * (1 + 1e-6)) {
+    out.problems.push_back({metric::kAchievedOccupancyPct,
+                            "out of range (" + number(*occ) + "%, expected 0 < x <= 100)"});
+  } else {
+    out.inputs.queue_length_seed = std::min(1.0, *occ / 100.0) * out.inputs.max_warps_per_sm;
   }
+}
 
-  // --- e ----------------------------------------------------------------------------------
+// e: thread-level operations per warp instruction when a counter has them, else assumed.
+void derive_active_lanes(CounterReader& read, const KernelProfile& profile, DerivedInputs& out) {
+  ModelInputs& in = out.inputs;
   std::optional<double> thread_ops = read.get(metric::kSharedAtomThreadOps, false);
   if (!thread_ops) thread_ops = read.get(metric::kSharedAtomThreadOpsSass, false);
   if (thread_ops && in.instructions > 0) {
     in.active_lanes = *thread_ops / in.instructions;
     in.active_lanes_origin = Origin::kMeasured;
     if (in.active_lanes < 1.0 - 1e-6 || in.active_lanes > 32.0 + 1e-6)
-      problems.push_back({metric::kSharedAtomThreadOps,
-                          "inconsistent: " + number(*thread_ops) + " thread operations for " +
-                              number(in.instructions) + " warp instructions (e = " +
-                              number(in.active_lanes) + ", expected 1..32)"});
+      out.problems.push_back({metric::kSharedAtomThreadOps,
+                              "inconsistent: " + number(*thread_ops) + " thread operations for " +
+                                  number(in.instructions) + " warp instructions (e = " +
+                                  number(in.active_lanes) + ", expected 1..32)"});
     in.active_lanes = std::clamp(in.active_lanes, 1.0, 32.0);
   } else {
     // No thread-level counter on GH100 without the SASS Metrics API: assume full warps,
@@ -192,8 +219,11 @@ DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
     out.notes.push_back("active lanes e assumed " + number(in.active_lanes) +
                         " (full warps; no thread-level atomic counter in the profile)");
   }
+}
 
-  // --- time, clock, op variant, context ---------------------------------------------------
+// Kernel duration and SM clock: the clock turns busy cycles into the atomic-bound time.
+void derive_time_and_clock(CounterReader& read, const KernelProfile& profile,
+                           const calibration::Provenance* table, ModelInputs& in) {
   if (const auto d = read.get(metric::kDurationNs, false); d && *d > 0) in.duration_ns = *d;
   if (profile.device.sm_clock_mhz > 0) {
     in.clock_mhz = profile.device.sm_clock_mhz;
@@ -206,6 +236,11 @@ DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
     in.clock_mhz = table->sm_clock_mhz_end;
     in.clock_source = "calibration table";
   }
+}
+
+// The op variant selects the calibrated service times (POPC.INC merges same-address lanes).
+void derive_op_variant(const KernelProfile& profile, DerivedInputs& out) {
+  ModelInputs& in = out.inputs;
   if (profile.shared_atomic_variant) {
     in.variant = *profile.shared_atomic_variant == "popc_inc" ? calibration::OpVariant::kPopcInc
                                                               : calibration::OpVariant::kAdd;
@@ -216,16 +251,34 @@ DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
     out.notes.push_back("op variant assumed ATOMS.ADD (no SASS hint): same-address lanes "
                         "taken as serialized, which the measured k already reflects");
   }
+}
+
+// Optional context for the memory, global-atomic and CAS-retry rules; absence is no problem.
+void derive_context(CounterReader& read, const KernelProfile& profile, ModelInputs& in) {
   in.dram_bytes_read = read.get(metric::kDramBytesRead, false);
   if (profile.device.dram_peak_bytes_per_s > 0)
     in.dram_peak_bytes_per_s = profile.device.dram_peak_bytes_per_s;
-  const auto l2_atom = read.get(metric::kL2AtomRequests, false);
-  const auto l2_red = read.get(metric::kL2RedRequests, false);
-  if (l2_atom || l2_red) in.l2_atomic_requests = l2_atom.value_or(0) + l2_red.value_or(0);
-  const auto g_atom = read.get(metric::kGlobalAtomInst, false);
-  const auto g_red = read.get(metric::kGlobalRedInst, false);
-  if (g_atom || g_red) in.global_atomic_instructions = g_atom.value_or(0) + g_red.value_or(0);
+  in.l2_atomic_requests = read.sum(metric::kL2AtomRequests, metric::kL2RedRequests);
+  in.global_atomic_instructions = read.sum(metric::kGlobalAtomInst, metric::kGlobalRedInst);
   in.useful_updates = profile.useful_updates;
+}
+
+}  // namespace
+
+// Each step may add problems and notes; their order (the report's) follows the steps'.
+DerivedInputs derive_inputs(const KernelProfile& profile, const Rules& rules,
+                            const calibration::Provenance* table) {
+  DerivedInputs out;
+  CounterReader read(profile, out.problems);
+  derive_instruction_mix(read, rules, out);
+  derive_wavefronts(read, rules, out);
+  derive_device_facts(profile, table, out);
+  derive_active_cycles(read, out);
+  derive_queue_length_seed(read, out);
+  derive_active_lanes(read, profile, out);
+  derive_time_and_clock(read, profile, table, out.inputs);
+  derive_op_variant(profile, out);
+  derive_context(read, profile, out.inputs);
   return out;
 }
 
