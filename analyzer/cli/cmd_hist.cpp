@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
-#include "atomq/microbench/histogram.hpp"
-#include "atomq/analyzer/analysis_run.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
-#include "atomq/calibration/service_table.hpp"
+#include "atomq/common/atomic_file.hpp"
+#include "atomq/histogram/histogram.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
 
@@ -18,7 +18,7 @@ void add_hist_bench_command(CLI::App& app, CommandRunner& selected);  // cmd_his
 
 namespace {
 
-namespace mb = atomq::microbench;
+namespace hg = atomq::histogram;
 
 struct HistOptions {
   std::string variant = "lane_replicated";
@@ -34,100 +34,143 @@ struct HistOptions {
   int device = 0;
   std::string json_path;
   bool analyze = false;
+  bool list = false;
   std::string analysis_output = "atomq-hist-analysis.json";
   std::string table;
 };
 
-int run_hist(const HistOptions& o) {
-  const auto variant = mb::parse_variant(o.variant);
-  const auto type = mb::parse_sample_type(o.type);
-  const auto kind = mb::parse_input_kind(o.input);
+// The case the options name; nullopt (after saying why on stderr) when a name is unknown or
+// the variant refuses the case.
+std::optional<hg::HistCase> parse_case(const HistOptions& o) {
+  const auto variant = parse_enum<hg::HistVariant>(o.variant);
+  const auto type = parse_enum<hg::SampleType>(o.type);
+  const auto kind = parse_enum<hg::InputKind>(o.input);
   if (!variant || !type || !kind) {
     fmt::print(stderr, "atomq: unknown {}\n",
                !variant ? "variant '" + o.variant + "'"
                : !type  ? "type '" + o.type + "' (u32, u8, rgba8)"
                         : "input '" + o.input + "' (uniform, zipf, hot, single, random-colour, single-colour)");
-    return kExitError;
+    return std::nullopt;
   }
-  const std::string refused = mb::unsupported_reason(*variant, *type, o.bins, o.n);
-  if (!refused.empty()) {
+  if (const std::string refused = hg::unsupported_reason(*variant, *type, o.bins, o.n); !refused.empty()) {
     fmt::print(stderr, "atomq: {}\n", refused);
-    return kExitError;
+    return std::nullopt;
   }
-  mb::HistCase c;
+  hg::HistCase c;
   c.variant = *variant;
   c.type = *type;
-  c.input.kind = *kind;
-  c.input.zipf_s = o.zipf_s;
-  c.input.hot_fraction = o.hot_fraction;
-  c.input.seed = o.seed;
+  c.input = {*kind, o.zipf_s, o.hot_fraction, o.seed};
   c.n = o.n;
   c.bins = o.bins;
   c.misalign_elements = o.misalign;
+  return c;
+}
 
-  mb::HistogramRunner runner(o.device);
+struct HistOutcome {
+  std::size_t counters = 0;
+  std::size_t mismatches = 0;
+  std::size_t first_mismatch = 0;
+  hg::HistRunResult result;
+  std::vector<std::uint64_t> expected;
+  hg::HistTiming timing;
+  double gbs = 0.0;
+};
+
+HistOutcome run_and_check(hg::HistogramRunner& runner, const hg::HistCase& c, int runs) {
+  HistOutcome out;
   runner.prepare(c);
-  const std::vector<std::uint64_t> expected = runner.reference();
-  const mb::HistRunResult result = runner.run(c.variant);
-  std::size_t mismatches = 0, first_mismatch = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (result.counts[i] != expected[i] && mismatches++ == 0) first_mismatch = i;
+  out.expected = runner.reference();
+  out.result = runner.run(c.variant);
+  out.counters = out.expected.size();
+  for (std::size_t i = 0; i < out.expected.size(); ++i) {
+    if (out.result.counts[i] != out.expected[i] && out.mismatches++ == 0) out.first_mismatch = i;
   }
-  const mb::HistTiming t = o.runs > 0 ? runner.time(c.variant, o.runs) : mb::HistTiming{};
-  const double bytes = static_cast<double>(c.n * mb::sample_bytes(c.type));
-  const double gbs = t.median_ms > 0 ? bytes / (t.median_ms * 1e-3) / 1e9 : 0.0;
+  out.timing = runs > 0 ? runner.time(c.variant, runs) : hg::HistTiming{};
+  const double bytes = static_cast<double>(c.n * hg::sample_bytes(c.type));
+  out.gbs = out.timing.median_ms > 0 ? bytes / (out.timing.median_ms * 1e-3) / 1e9 : 0.0;
+  return out;
+}
 
+void print_outcome(const HistOptions& o, const hg::HistCase& c, const HistOutcome& r) {
   fmt::print("{} on {} {} samples, input {}, {} bins, seed {}{}\n", o.variant, c.n,
-             mb::to_string(c.type), mb::describe(c.input), c.bins, c.input.seed,
+             enum_name(c.type), hg::describe(c.input), c.bins, c.input.seed,
              c.misalign_elements ? fmt::format(", base misaligned by {} elements", c.misalign_elements) : "");
-  if (mismatches == 0) {
-    fmt::print("  result     exact: all {} counters equal the CPU reference\n", expected.size());
+  if (r.mismatches == 0) {
+    fmt::print("  result     exact: all {} counters equal the CPU reference\n", r.counters);
   } else {
     fmt::print("  result     WRONG: {} of {} counters differ; first at {}: got {}, expected {}\n",
-               mismatches, expected.size(), first_mismatch, result.counts[first_mismatch],
-               expected[first_mismatch]);
+               r.mismatches, r.counters, r.first_mismatch, r.result.counts[r.first_mismatch],
+               r.expected[r.first_mismatch]);
   }
+  const hg::HistTiming& t = r.timing;
   if (o.runs > 0)
     fmt::print("  time       {:.4f} ms median of {} runs (min {:.4f}, max {:.4f}), {:.0f} GB/s of input\n",
-               t.median_ms, t.runs, t.min_ms, t.max_ms, gbs);
+               t.median_ms, t.runs, t.min_ms, t.max_ms, r.gbs);
+}
 
-  if (!o.json_path.empty()) {
-    nlohmann::json j = {{"device", runner.device_name()},
-                        {"variant", o.variant},
-                        {"type", mb::to_string(c.type)},
-                        {"input", mb::describe(c.input)},
-                        {"seed", c.input.seed},
-                        {"n", c.n},
-                        {"bins", c.bins},
-                        {"misalign_elements", c.misalign_elements},
-                        {"exact", mismatches == 0},
-                        {"mismatched_counters", mismatches},
-                        {"runs", t.runs},
-                        {"median_ms", t.median_ms},
-                        {"min_ms", t.min_ms},
-                        {"max_ms", t.max_ms},
-                        {"gbs", gbs},
-                        {"counts", result.counts}};
-    atomq::calibration::write_file_atomically(o.json_path, j.dump(2) + "\n");
+void write_outcome_json(const std::string& path, const std::string& device, const HistOptions& o,
+                        const hg::HistCase& c, const HistOutcome& r) {
+  nlohmann::json j = {{"device", device},
+                      {"variant", o.variant},
+                      {"type", enum_name(c.type)},
+                      {"input", hg::describe(c.input)},
+                      {"seed", c.input.seed},
+                      {"n", c.n},
+                      {"bins", c.bins},
+                      {"misalign_elements", c.misalign_elements},
+                      {"exact", r.mismatches == 0},
+                      {"mismatched_counters", r.mismatches},
+                      {"runs", r.timing.runs},
+                      {"median_ms", r.timing.median_ms},
+                      {"min_ms", r.timing.min_ms},
+                      {"max_ms", r.timing.max_ms},
+                      {"gbs", r.gbs},
+                      {"counts", r.result.counts}};
+  write_file_atomically(path, j.dump(2) + "\n");
+}
+
+// One more run, profiled in-process: every sample is one useful update.
+int analyze_one_run(const HistOptions& o, const hg::HistCase& c, hg::HistogramRunner& runner) {
+  run::RunInfo info;
+  std::vector<atomq::model::KernelProfile> profiles =
+      atomq::analyzer::profile_launches([&] { runner.run(c.variant); }, {}, &info.launches);
+  for (auto& p : profiles) {
+    p.useful_updates = static_cast<double>(c.n);
+    p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,
+                                  o.input, o.n, o.bins, o.type);
   }
-  if (mismatches != 0) return kExitError;
+  info.command = profiles.empty() ? "" : profiles.front().source_detail;
+  info.source = "in_process";
+  fmt::print("\n");
+  return write_and_print_run(o.analysis_output, o.table, info, profiles);
+}
 
-  if (o.analyze) {
-    // One more run, profiled in-process: every sample is one useful update.
-    atomq::analyzer::RunInfo info;
-    std::vector<atomq::model::KernelProfile> profiles =
-        atomq::analyzer::profile_launches([&] { runner.run(c.variant); }, {}, &info.launches);
-    for (auto& p : profiles) {
-      p.useful_updates = static_cast<double>(c.n);
-      p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,
-                                    o.input, o.n, o.bins, o.type);
-    }
-    info.command = profiles.empty() ? "" : profiles.front().source_detail;
-    info.source = "in_process";
-    fmt::print("\n");
-    return write_and_print_run(o.analysis_output, o.table, info, profiles);
+// `atomq hist --list`: the variant table, one variant a line (no GPU needed).
+int list_variants() {
+  fmt::print("{:<22} {:>7} {:<12} {:>8} {}\n", "variant", "threads", "types", "max bins", "cluster");
+  for (const hg::VariantPolicy& p : hg::kVariantPolicies) {
+    std::string types;
+    for (hg::SampleType t : {hg::SampleType::kU32, hg::SampleType::kU8, hg::SampleType::kRgba8})
+      if (hg::takes(p, t)) types += (types.empty() ? "" : ",") + enum_name(t);
+    const char* cluster = p.cluster == hg::ClusterUse::kSplitBins ? "split bins"
+                          : p.cluster == hg::ClusterUse::kBestFit ? "best fit"
+                                                                  : "-";
+    fmt::print("{:<22} {:>7} {:<12} {:>8} {}\n", p.name, p.threads > 0 ? std::to_string(p.threads) : "cub",
+               types, p.bins.max, cluster);
   }
   return kExitOk;
+}
+
+int run_hist(const HistOptions& o) {
+  if (o.list) return list_variants();
+  const std::optional<hg::HistCase> c = parse_case(o);
+  if (!c) return kExitError;
+  hg::HistogramRunner runner(o.device);
+  const HistOutcome outcome = run_and_check(runner, *c, o.runs);
+  print_outcome(o, *c, outcome);
+  if (!o.json_path.empty()) write_outcome_json(o.json_path, runner.device_name(), o, *c, outcome);
+  if (outcome.mismatches != 0) return kExitError;
+  return o.analyze ? analyze_one_run(o, *c, runner) : kExitOk;
 }
 
 }  // namespace
@@ -135,11 +178,9 @@ int run_hist(const HistOptions& o) {
 void add_hist_command(CLI::App& app, CommandRunner& selected) {
   auto opts = std::make_shared<HistOptions>();
   auto* sub = app.add_subcommand("hist", "run one histogram target, check it exactly, time it");
-  std::string variant_names;
-  for (mb::HistVariant v : mb::all_variants())
-    variant_names += (variant_names.empty() ? "" : ", ") + mb::to_string(v);
-  sub->add_option("--variant", opts->variant, variant_names)
+  sub->add_option("--variant", opts->variant, enum_name_list<hg::HistVariant>(false))
       ->capture_default_str();
+  sub->add_flag("--list", opts->list, "list the variants: block size, sample types, largest bins, clusters");
   sub->add_option("--input", opts->input,
                   "uniform, zipf, hot, single (images: random-colour, single-colour)")
       ->capture_default_str();

@@ -5,22 +5,22 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <tuple>
-#include <vector>
-#include <ctime>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
+#include <vector>
 
-#include "atomq/calibration/service_table.hpp"
-#include "atomq/microbench/atomic_stream.hpp"
-#include "atomq/microbench/histogram_bench.hpp"
+#include "atomq/common/atomic_file.hpp"
+#include "atomq/common/device_info.hpp"
+#include "atomq/common/timestamp.hpp"
+#include "atomq/histogram/histogram_bench.hpp"
 #include "commands.hpp"
 
 namespace atomq::cli {
 
 namespace {
 
-namespace mb = atomq::microbench;
+namespace hg = atomq::histogram;
 
 struct BenchOptions {
   int runs = 21;
@@ -29,39 +29,32 @@ struct BenchOptions {
   std::string markdown_path, csv_path, json_path;
 };
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
-  return buf;
-}
-
-const mb::HistBenchRow* best_row(const mb::HistBenchReport& r, mb::SampleType type,
+const hg::HistBenchRow* best_row(const hg::HistBenchReport& r, hg::SampleType type,
                                  const std::string& input, int bins) {
-  const mb::HistBenchRow* best = nullptr;
+  const hg::HistBenchRow* best = nullptr;
   for (const auto& row : r.rows) {
     if (row.type != type || row.input != input || row.bins != bins || !row.skipped.empty() ||
-        !row.exact || row.variant == mb::HistVariant::kCub)
+        !row.exact || row.variant == hg::HistVariant::kCub)
       continue;
     if (best == nullptr || row.timing.median_ms < best->timing.median_ms) best = &row;
   }
   return best;
 }
 
-const mb::HistBenchRow* find_row(const mb::HistBenchReport& r, mb::SampleType type,
-                                 const std::string& input, int bins, mb::HistVariant v) {
+const hg::HistBenchRow* find_row(const hg::HistBenchReport& r, hg::SampleType type,
+                                 const std::string& input, int bins, hg::HistVariant v) {
   for (const auto& row : r.rows)
     if (row.type == type && row.input == input && row.bins == bins && row.variant == v)
       return &row;
   return nullptr;
 }
 
-std::string markdown(const mb::HistBenchReport& r, const std::string& command,
+std::string markdown(const hg::HistBenchReport& r, const std::string& command,
                      const std::string& date, const std::string& driver) {
   std::string md;
   md += fmt::format("Date: {}  \nGPU: {}  \nNVIDIA driver: {} (CUDA driver API {}, runtime {})  \n",
-                    date, r.device, driver, mb::cuda_version_string(r.driver_api_version),
-                    mb::cuda_version_string(r.runtime_version));
+                    date, r.device, driver, cuda_version_string(r.driver_api_version),
+                    cuda_version_string(r.runtime_version));
   md += fmt::format("Command: `{}`  \n", command);
   md += fmt::format("Timing: CUDA events around each launch sequence (zeroing included), median of {} runs after one warm-up.  \n", r.runs);
   md += "`of input read`: the read-bandwidth probe timed on the same input, its runs alternating with the "
@@ -74,18 +67,18 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
 
   md += "## Summary (computed from the table below)\n\n";
   md += "| case | best variant | ms | GB/s | of read BW | of input read | of large read | CUB ms | x CUB |\n|---|---|---|---|---|---|---|---|---|\n";
-  auto summary_line = [&](mb::SampleType type, const std::string& input, int bins) {
+  auto summary_line = [&](hg::SampleType type, const std::string& input, int bins) {
     const auto* best = best_row(r, type, input, bins);
-    const auto* cub = find_row(r, type, input, bins, mb::HistVariant::kCub);
+    const auto* cub = find_row(r, type, input, bins, hg::HistVariant::kCub);
     if (best == nullptr) return;
     md += fmt::format("| {} {} bins, {} | {} | {:.4f} | {:.0f} | {:.1f}% | {:.1f}% | {:.1f}% | {} | {} |\n",
-                      mb::to_string(type), bins, input, mb::to_string(best->variant),
+                      enum_name(type), bins, input, enum_name(best->variant),
                       best->timing.median_ms, best->gbs, 100.0 * best->fraction_of_read_bw,
                       100.0 * best->fraction_of_input_read, 100.0 * best->gbs / r.large_read_bandwidth_gbs,
                       cub && cub->skipped.empty() ? fmt::format("{:.4f}", cub->timing.median_ms) : "-",
                       best->speedup_vs_cub > 0 ? fmt::format("{:.2f}", best->speedup_vs_cub) : "-");
   };
-  std::vector<std::tuple<mb::SampleType, std::string, int>> keys;
+  std::vector<std::tuple<hg::SampleType, std::string, int>> keys;
   for (const auto& row : r.rows) {
     auto key = std::make_tuple(row.type, row.input, row.bins);
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
@@ -98,13 +91,13 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
   for (const auto& row : r.rows) {
     if (!row.skipped.empty()) {
       md += fmt::format("| {} | {} | {} | {} | {} | - | - | - | - | - | - | - | - | not run: {} |\n",
-                        mb::to_string(row.type), row.input, row.bins, row.n,
-                        mb::to_string(row.variant), row.skipped);
+                        enum_name(row.type), row.input, row.bins, row.n,
+                        enum_name(row.variant), row.skipped);
       continue;
     }
     md += fmt::format("| {} | {} | {} | {} | {} | {:.4f} | {:.4f} | {:.4f} | {:.0f} | {:.1f}% | {:.4f} | {:.1f}% | {} | {} |\n",
-                      mb::to_string(row.type), row.input, row.bins, row.n,
-                      mb::to_string(row.variant), row.timing.median_ms, row.timing.min_ms,
+                      enum_name(row.type), row.input, row.bins, row.n,
+                      enum_name(row.variant), row.timing.median_ms, row.timing.min_ms,
                       row.timing.max_ms, row.gbs, 100.0 * row.fraction_of_read_bw,
                       row.input_read.median_ms, 100.0 * row.fraction_of_input_read,
                       row.speedup_vs_cub > 0 ? fmt::format("{:.2f}", row.speedup_vs_cub) : "-",
@@ -113,12 +106,12 @@ std::string markdown(const mb::HistBenchReport& r, const std::string& command,
   return md;
 }
 
-std::string csv(const mb::HistBenchReport& r) {
+std::string csv(const hg::HistBenchReport& r) {
   std::string out = "type,input,bins,n,bytes,variant,median_ms,min_ms,max_ms,runs,gbs,fraction_of_read_bw,input_read_ms,fraction_of_input_read,speedup_vs_cub,exact,skipped\n";
   for (const auto& row : r.rows)
     out += fmt::format("{},\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{},{:.1f},{:.4f},{:.6f},{:.4f},{:.4f},{},\"{}\"\n",
-                       mb::to_string(row.type), row.input, row.bins, row.n, row.bytes,
-                       mb::to_string(row.variant), row.timing.median_ms, row.timing.min_ms,
+                       enum_name(row.type), row.input, row.bins, row.n, row.bytes,
+                       enum_name(row.variant), row.timing.median_ms, row.timing.min_ms,
                        row.timing.max_ms, row.timing.runs, row.gbs, row.fraction_of_read_bw,
                        row.input_read.median_ms, row.fraction_of_input_read,
                        row.speedup_vs_cub, row.skipped.empty() ? (row.exact ? "yes" : "no") : "",
@@ -126,12 +119,12 @@ std::string csv(const mb::HistBenchReport& r) {
   return out;
 }
 
-nlohmann::json to_json(const mb::HistBenchReport& r, const std::string& date,
+nlohmann::json to_json(const hg::HistBenchReport& r, const std::string& date,
                        const std::string& driver) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : r.rows)
-    rows.push_back({{"type", mb::to_string(row.type)}, {"input", row.input}, {"bins", row.bins},
-                    {"n", row.n}, {"bytes", row.bytes}, {"variant", mb::to_string(row.variant)},
+    rows.push_back({{"type", enum_name(row.type)}, {"input", row.input}, {"bins", row.bins},
+                    {"n", row.n}, {"bytes", row.bytes}, {"variant", enum_name(row.variant)},
                     {"skipped", row.skipped}, {"median_ms", row.timing.median_ms},
                     {"min_ms", row.timing.min_ms}, {"max_ms", row.timing.max_ms},
                     {"runs", row.timing.runs}, {"gbs", row.gbs},
@@ -142,7 +135,7 @@ nlohmann::json to_json(const mb::HistBenchReport& r, const std::string& date,
   return {{"date", date},
           {"device", r.device},
           {"nvidia_driver", driver},
-          {"cuda_runtime", mb::cuda_version_string(r.runtime_version)},
+          {"cuda_runtime", cuda_version_string(r.runtime_version)},
           {"read_bandwidth_gbs", r.read_bandwidth_gbs},
           {"read_bandwidth_bytes", r.read_bandwidth_bytes},
           {"large_read_bandwidth_gbs", r.large_read_bandwidth_gbs},
@@ -152,7 +145,7 @@ nlohmann::json to_json(const mb::HistBenchReport& r, const std::string& date,
 }
 
 int run_bench(const BenchOptions& o, const std::string& command) {
-  mb::HistBenchOptions options;
+  hg::HistBenchOptions options;
   options.runs = o.runs;
   if (o.quick) {  // a smoke run: small inputs, same plan
     options.u32_samples = options.u8_samples = options.image_pixels =
@@ -160,23 +153,23 @@ int run_bench(const BenchOptions& o, const std::string& command) {
     options.bandwidth_bytes = std::size_t{4} << 20;
     options.large_bandwidth_bytes = std::size_t{64} << 20;
   }
-  mb::HistogramRunner runner(o.device);
+  hg::HistogramRunner runner(o.device);
   const bool tty = isatty(fileno(stderr));
-  const auto report = mb::run_histogram_benchmark(
-      runner, options, [tty](int done, int total, const mb::HistBenchRow& row) {
+  const auto report = hg::run_histogram_benchmark(
+      runner, options, [tty](int done, int total, const hg::HistBenchRow& row) {
         if (tty) fmt::print(stderr, "\r[{}/{}] {} {} {}          ", done, total,
-                            mb::to_string(row.type), row.input, mb::to_string(row.variant));
+                            enum_name(row.type), row.input, enum_name(row.variant));
       });
   if (tty) fmt::print(stderr, "\n");
-  const std::string date = utc_now();
-  const std::string driver = mb::nvidia_driver_release();
+  const std::string date = utc_now_readable();
+  const std::string driver = nvidia_driver_release();
   const std::string md = markdown(report, command, date, driver);
   fmt::print("{}", md);
   // Each file appears whole or not at all (temporary file, then rename).
-  if (!o.markdown_path.empty()) calibration::write_file_atomically(o.markdown_path, md);
-  if (!o.csv_path.empty()) calibration::write_file_atomically(o.csv_path, csv(report));
+  if (!o.markdown_path.empty()) write_file_atomically(o.markdown_path, md);
+  if (!o.csv_path.empty()) write_file_atomically(o.csv_path, csv(report));
   if (!o.json_path.empty())
-    calibration::write_file_atomically(o.json_path, to_json(report, date, driver).dump(2) + "\n");
+    write_file_atomically(o.json_path, to_json(report, date, driver).dump(2) + "\n");
   for (const auto& row : report.rows)
     if (row.skipped.empty() && !row.exact) return kExitError;
   return kExitOk;

@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "atomq/microbench/histogram.hpp"
+#include "atomq/histogram/histogram.hpp"
 #include "gpu_guard.hpp"
 
-namespace mb = atomq::microbench;
+namespace hg = atomq::histogram;
 
 namespace {
 
-mb::InputSpec input(mb::InputKind kind, double zipf_s = 1.1, std::uint64_t seed = 7) {
-  mb::InputSpec in;
+hg::InputSpec input(hg::InputKind kind, double zipf_s = 1.1, std::uint64_t seed = 7) {
+  hg::InputSpec in;
   in.kind = kind;
   in.zipf_s = zipf_s;
   in.hot_fraction = 0.3;
@@ -22,9 +22,9 @@ mb::InputSpec input(mb::InputKind kind, double zipf_s = 1.1, std::uint64_t seed 
   return in;
 }
 
-mb::HistCase make_case(mb::SampleType type, const mb::InputSpec& in, std::size_t n, int bins,
+hg::HistCase make_case(hg::SampleType type, const hg::InputSpec& in, std::size_t n, int bins,
                        int misalign_elements) {
-  mb::HistCase c;
+  hg::HistCase c;
   c.type = type;
   c.input = in;
   c.n = n;
@@ -34,7 +34,7 @@ mb::HistCase make_case(mb::SampleType type, const mb::InputSpec& in, std::size_t
 }
 
 // Exactly one counter holds 2^32 - 1 and every other counter is zero.
-void expect_one_full_bin(const mb::HistRunResult& got, const std::string& what) {
+void expect_one_full_bin(const hg::HistRunResult& got, const std::string& what) {
   int full = 0, other = 0;
   for (std::uint32_t count : got.counts) {
     if (count == 0xFFFFFFFFu) ++full;
@@ -44,20 +44,20 @@ void expect_one_full_bin(const mb::HistRunResult& got, const std::string& what) 
   EXPECT_EQ(other, 0) << what;
 }
 
-std::string label(const mb::HistCase& c, mb::HistVariant v) {
-  return mb::to_string(v) + " " + mb::to_string(c.type) + " " + mb::describe(c.input) +
+std::string label(const hg::HistCase& c, hg::HistVariant v) {
+  return atomq::enum_name(v) + " " + atomq::enum_name(c.type) + " " + hg::describe(c.input) +
          " n=" + std::to_string(c.n) + " bins=" + std::to_string(c.bins) +
          " misalign=" + std::to_string(c.misalign_elements);
 }
 
 // Runs each variant on the prepared case and compares all counters with the CPU reference.
-void expect_exact(mb::HistogramRunner& runner, const mb::HistCase& c,
-                  const std::vector<mb::HistVariant>& variants, int& checked) {
+void expect_exact(hg::HistogramRunner& runner, const hg::HistCase& c,
+                  const std::vector<hg::HistVariant>& variants, int& checked) {
   runner.prepare(c);
   const std::vector<std::uint64_t> expected = runner.reference();
-  for (mb::HistVariant v : variants) {
-    if (!mb::unsupported_reason(v, c.type, c.bins, c.n).empty()) continue;
-    const mb::HistRunResult got = runner.run(v);
+  for (hg::HistVariant v : variants) {
+    if (!hg::unsupported_reason(v, c.type, c.bins, c.n).empty()) continue;
+    const hg::HistRunResult got = runner.run(v);
     ASSERT_EQ(got.counts.size(), expected.size()) << label(c, v);
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < expected.size(); ++i) wrong += got.counts[i] != expected[i];
@@ -66,27 +66,27 @@ void expect_exact(mb::HistogramRunner& runner, const mb::HistCase& c,
   }
 }
 
-const std::vector<mb::HistVariant> kScalarVariants = {
-    mb::HistVariant::kNaiveGlobal,    mb::HistVariant::kBlockPrivate,
-    mb::HistVariant::kBlockGridStride, mb::HistVariant::kWarpReplicated,
-    mb::HistVariant::kLaneReplicated, mb::HistVariant::kTwoPhase,
-    mb::HistVariant::kWarpAggregated, mb::HistVariant::kSortRunLength,
-    mb::HistVariant::kManyBins,       mb::HistVariant::kManyBinsPacked,
-    mb::HistVariant::kRankShared,     mb::HistVariant::kRankLaneReplicated,
-    mb::HistVariant::kCub};
+const std::vector<hg::HistVariant> kScalarVariants = {
+    hg::HistVariant::kNaiveGlobal,    hg::HistVariant::kBlockPrivate,
+    hg::HistVariant::kBlockGridStride, hg::HistVariant::kWarpReplicated,
+    hg::HistVariant::kLaneReplicated, hg::HistVariant::kTwoPhase,
+    hg::HistVariant::kWarpAggregated, hg::HistVariant::kSortRunLength,
+    hg::HistVariant::kManyBins,       hg::HistVariant::kManyBinsPacked,
+    hg::HistVariant::kRankShared,     hg::HistVariant::kRankLaneReplicated,
+    hg::HistVariant::kCub};
 
 }  // namespace
 
 TEST(HistogramGpu, ScalarVariantsExactOnEveryInputSizeAndAlignment) {
   ATOMQ_REQUIRE_GPU();
-  mb::HistogramRunner runner(0);
+  hg::HistogramRunner runner(0);
   int checked = 0;
-  const std::vector<mb::InputSpec> inputs = {
-      input(mb::InputKind::kUniform), input(mb::InputKind::kZipf, 1.1),
-      input(mb::InputKind::kZipf, 0.5), input(mb::InputKind::kHotFraction),
-      input(mb::InputKind::kSingleValue)};
+  const std::vector<hg::InputSpec> inputs = {
+      input(hg::InputKind::kUniform), input(hg::InputKind::kZipf, 1.1),
+      input(hg::InputKind::kZipf, 0.5), input(hg::InputKind::kHotFraction),
+      input(hg::InputKind::kSingleValue)};
   const std::vector<std::size_t> sizes = {0, 1, 2, 15, 17, 63, 4099, (std::size_t{1} << 20) + 3};
-  for (mb::SampleType type : {mb::SampleType::kU32, mb::SampleType::kU8}) {
+  for (hg::SampleType type : {hg::SampleType::kU32, hg::SampleType::kU8}) {
     for (int bins : {256, 37, 1}) {
       for (const auto& in : inputs) {
         for (std::size_t n : sizes) {
@@ -102,11 +102,11 @@ TEST(HistogramGpu, ScalarVariantsExactOnEveryInputSizeAndAlignment) {
 
 TEST(HistogramGpu, LargeInputsExactForEveryVariant) {
   ATOMQ_REQUIRE_GPU();
-  mb::HistogramRunner runner(0);
+  hg::HistogramRunner runner(0);
   int checked = 0;
-  for (mb::SampleType type : {mb::SampleType::kU32, mb::SampleType::kU8}) {
-    for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kZipf,
-                               mb::InputKind::kHotFraction, mb::InputKind::kSingleValue}) {
+  for (hg::SampleType type : {hg::SampleType::kU32, hg::SampleType::kU8}) {
+    for (hg::InputKind kind : {hg::InputKind::kUniform, hg::InputKind::kZipf,
+                               hg::InputKind::kHotFraction, hg::InputKind::kSingleValue}) {
       expect_exact(runner, make_case(type, input(kind, 1.1, 11), (std::size_t{32} << 20) + 5, 256, 1),
                    kScalarVariants, checked);
     }
@@ -118,18 +118,18 @@ TEST(HistogramGpu, LargeInputsExactForEveryVariant) {
 
 TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {
   ATOMQ_REQUIRE_GPU();
-  mb::HistogramRunner runner(0);
+  hg::HistogramRunner runner(0);
   int checked = 0;
-  const std::vector<mb::HistVariant> variants = {mb::HistVariant::kImagePlain,
-                                                 mb::HistVariant::kImageInterleaved,
-                                                 mb::HistVariant::kImageLaneReplicated,
-                                                 mb::HistVariant::kCub};
-  for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kSingleValue,
-                             mb::InputKind::kZipf}) {
+  const std::vector<hg::HistVariant> variants = {hg::HistVariant::kImagePlain,
+                                                 hg::HistVariant::kImageInterleaved,
+                                                 hg::HistVariant::kImageLaneReplicated,
+                                                 hg::HistVariant::kCub};
+  for (hg::InputKind kind : {hg::InputKind::kUniform, hg::InputKind::kSingleValue,
+                             hg::InputKind::kZipf}) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1000003}}) {
       for (int misalign : {0, 1}) {
         for (int bins : {256, 200}) {
-          expect_exact(runner, make_case(mb::SampleType::kRgba8, input(kind, 1.1, 3), n, bins, misalign),
+          expect_exact(runner, make_case(hg::SampleType::kRgba8, input(kind, 1.1, 3), n, bins, misalign),
                        variants, checked);
         }
       }
@@ -140,12 +140,12 @@ TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {
 
 TEST(HistogramGpu, ManyBinsExactIncludingClusterSplits) {
   ATOMQ_REQUIRE_GPU();
-  mb::HistogramRunner runner(0);
+  hg::HistogramRunner runner(0);
   int checked = 0;
   for (int bins : {4096, 65536, 100000, 131072}) {
-    for (mb::InputKind kind : {mb::InputKind::kUniform, mb::InputKind::kZipf,
-                               mb::InputKind::kSingleValue}) {
-      expect_exact(runner, make_case(mb::SampleType::kU32, input(kind, 1.1, 5), (std::size_t{4} << 20) + 7, bins, 2),
+    for (hg::InputKind kind : {hg::InputKind::kUniform, hg::InputKind::kZipf,
+                               hg::InputKind::kSingleValue}) {
+      expect_exact(runner, make_case(hg::SampleType::kU32, input(kind, 1.1, 5), (std::size_t{4} << 20) + 7, bins, 2),
                    kScalarVariants, checked);
     }
   }
@@ -156,13 +156,13 @@ TEST(HistogramGpu, ManyBinsExactIncludingClusterSplits) {
 // spills many times, and with 2 bins the two counters of one word spill side by side.
 TEST(HistogramGpu, PackedCountersSpillExactly) {
   ATOMQ_REQUIRE_GPU();
-  mb::HistogramRunner runner(0);
+  hg::HistogramRunner runner(0);
   int checked = 0;
   for (int bins : {2, 3, 65536}) {
-    for (mb::InputKind kind : {mb::InputKind::kSingleValue, mb::InputKind::kUniform,
-                               mb::InputKind::kHotFraction}) {
-      expect_exact(runner, make_case(mb::SampleType::kU32, input(kind, 1.1, 13), (std::size_t{64} << 20) + 3, bins, 3),
-                   {mb::HistVariant::kManyBinsPacked}, checked);
+    for (hg::InputKind kind : {hg::InputKind::kSingleValue, hg::InputKind::kUniform,
+                               hg::InputKind::kHotFraction}) {
+      expect_exact(runner, make_case(hg::SampleType::kU32, input(kind, 1.1, 13), (std::size_t{64} << 20) + 3, bins, 3),
+                   {hg::HistVariant::kManyBinsPacked}, checked);
     }
   }
   EXPECT_EQ(checked, 9);
@@ -171,53 +171,53 @@ TEST(HistogramGpu, PackedCountersSpillExactly) {
 // 2^32 - 1 samples in one bin: the largest count a 32-bit counter holds, reached exactly.
 TEST(HistogramGpu, CountsUpTo2To32MinusOneDoNotWrap) {
   ATOMQ_REQUIRE_GPU();
-  mb::HistogramRunner runner(0);
-  mb::HistCase c = make_case(mb::SampleType::kU8, input(mb::InputKind::kSingleValue, 1.1, 9),
+  hg::HistogramRunner runner(0);
+  hg::HistCase c = make_case(hg::SampleType::kU8, input(hg::InputKind::kSingleValue, 1.1, 9),
                              std::size_t{0xFFFFFFFFu}, 256, 0);
   runner.prepare(c);
-  for (mb::HistVariant v : {mb::HistVariant::kBlockGridStride, mb::HistVariant::kLaneReplicated,
-                            mb::HistVariant::kWarpReplicated, mb::HistVariant::kManyBins,
-                            mb::HistVariant::kTwoPhase}) {
-    expect_one_full_bin(runner.run(v), mb::to_string(v));
+  for (hg::HistVariant v : {hg::HistVariant::kBlockGridStride, hg::HistVariant::kLaneReplicated,
+                            hg::HistVariant::kWarpReplicated, hg::HistVariant::kManyBins,
+                            hg::HistVariant::kTwoPhase}) {
+    expect_one_full_bin(runner.run(v), atomq::enum_name(v));
   }
   // The packed kernel takes u32 samples: 2^32 - 1 of them (16 GiB) on one of 65536 bins.
-  c.type = mb::SampleType::kU32;
+  c.type = hg::SampleType::kU32;
   c.bins = 65536;
   runner.prepare(c);
-  expect_one_full_bin(runner.run(mb::HistVariant::kManyBinsPacked), "many_bins_packed");
+  expect_one_full_bin(runner.run(hg::HistVariant::kManyBinsPacked), "many_bins_packed");
 }
 
 TEST(HistogramGpu, RefusesWhatItCannotCountExactly) {
   // 2^32 samples could put 2^32 in one 32-bit bin: refused before anything runs.
-  for (mb::HistVariant v : mb::all_variants()) {
-    EXPECT_FALSE(mb::unsupported_reason(v, mb::SampleType::kU8, 256, std::size_t{1} << 32).empty())
-        << mb::to_string(v);
+  for (hg::HistVariant v : atomq::enum_values<hg::HistVariant>()) {
+    EXPECT_FALSE(hg::unsupported_reason(v, hg::SampleType::kU8, 256, std::size_t{1} << 32).empty())
+        << atomq::enum_name(v);
   }
-  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kLaneReplicated, mb::SampleType::kU32, 4096, 10).empty());
-  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kTwoPhase, mb::SampleType::kU32, 257, 10).empty());
-  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kNaiveGlobal, mb::SampleType::kU8, 300, 10).empty());
-  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kLaneReplicated, mb::SampleType::kRgba8, 256, 10).empty());
-  EXPECT_TRUE(mb::unsupported_reason(mb::HistVariant::kManyBins, mb::SampleType::kU32, 65536, 10).empty());
-  EXPECT_TRUE(mb::unsupported_reason(mb::HistVariant::kManyBinsPacked, mb::SampleType::kU32, 65536, 10).empty());
-  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kManyBinsPacked, mb::SampleType::kU32, 65537, 10).empty());
-  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kManyBinsPacked, mb::SampleType::kU8, 256, 10).empty());
-  EXPECT_FALSE(mb::unsupported_reason(mb::HistVariant::kImageLaneReplicated, mb::SampleType::kRgba8, 257, 10).empty());
+  EXPECT_FALSE(hg::unsupported_reason(hg::HistVariant::kLaneReplicated, hg::SampleType::kU32, 4096, 10).empty());
+  EXPECT_FALSE(hg::unsupported_reason(hg::HistVariant::kTwoPhase, hg::SampleType::kU32, 257, 10).empty());
+  EXPECT_FALSE(hg::unsupported_reason(hg::HistVariant::kNaiveGlobal, hg::SampleType::kU8, 300, 10).empty());
+  EXPECT_FALSE(hg::unsupported_reason(hg::HistVariant::kLaneReplicated, hg::SampleType::kRgba8, 256, 10).empty());
+  EXPECT_TRUE(hg::unsupported_reason(hg::HistVariant::kManyBins, hg::SampleType::kU32, 65536, 10).empty());
+  EXPECT_TRUE(hg::unsupported_reason(hg::HistVariant::kManyBinsPacked, hg::SampleType::kU32, 65536, 10).empty());
+  EXPECT_FALSE(hg::unsupported_reason(hg::HistVariant::kManyBinsPacked, hg::SampleType::kU32, 65537, 10).empty());
+  EXPECT_FALSE(hg::unsupported_reason(hg::HistVariant::kManyBinsPacked, hg::SampleType::kU8, 256, 10).empty());
+  EXPECT_FALSE(hg::unsupported_reason(hg::HistVariant::kImageLaneReplicated, hg::SampleType::kRgba8, 257, 10).empty());
   ATOMQ_REQUIRE_GPU();
-  mb::HistogramRunner runner(0);
-  mb::HistCase c;
-  c.type = mb::SampleType::kU32;
+  hg::HistogramRunner runner(0);
+  hg::HistCase c;
+  c.type = hg::SampleType::kU32;
   c.n = 100;
   c.bins = 65536;
   runner.prepare(c);
-  EXPECT_THROW(runner.run(mb::HistVariant::kLaneReplicated), mb::HistogramError);
+  EXPECT_THROW(runner.run(hg::HistVariant::kLaneReplicated), hg::HistogramError);
 }
 
 // The CPU reference itself, on a hand-made input (values >= bins are dropped).
 TEST(HistogramReference, CountsAndDropsOutOfRange) {
   const std::vector<std::uint32_t> s = {0, 3, 3, 9, 2, 3, 4000000000u};
-  const auto h = mb::reference_histogram(s.data(), s.size(), mb::SampleType::kU32, 4);
+  const auto h = hg::reference_histogram(s.data(), s.size(), hg::SampleType::kU32, 4);
   EXPECT_EQ(h, (std::vector<std::uint64_t>{1, 0, 1, 3}));
   const std::vector<std::uint8_t> px = {1, 2, 3, 4, 1, 0, 3, 9};
-  const auto hi = mb::reference_histogram(px.data(), 2, mb::SampleType::kRgba8, 4);
+  const auto hi = hg::reference_histogram(px.data(), 2, hg::SampleType::kRgba8, 4);
   EXPECT_EQ(hi, (std::vector<std::uint64_t>{0, 2, 0, 0, 1, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0}));
 }

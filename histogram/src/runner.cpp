@@ -1,0 +1,46 @@
+// HistogramRunner: the device it runs on, and single checked runs of a variant. Generation is
+// in inputs.cpp, timing in timing.cpp, the launches in variant_launcher.cpp.
+#include <cuda_runtime_api.h>
+
+#include "atomq/cuda/check.hpp"
+#include "runner_state.hpp"
+
+namespace atomq::histogram {
+
+HistogramRunner::HistogramRunner(int device) : impl_(std::make_unique<Impl>()) {
+  ATOMQ_CUDA(cudaSetDevice(device));
+  ATOMQ_CUDA(cudaGetDeviceProperties(&impl_->props, device));
+  ATOMQ_CUDA(cudaDriverGetVersion(&impl_->driver_version));
+  ATOMQ_CUDA(cudaRuntimeGetVersion(&impl_->runtime_version));
+  ATOMQ_CUDA(cudaEventCreate(&impl_->start));
+  ATOMQ_CUDA(cudaEventCreate(&impl_->stop));
+  impl_->sink.reserve_for<unsigned int>(1 << 16);
+  void* hold = nullptr;
+  ATOMQ_CUDA(cudaHostAlloc(&hold, 2 * sizeof(int), cudaHostAllocMapped));
+  impl_->hold_words = static_cast<volatile int*>(hold);
+  ATOMQ_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&impl_->hold_words_device), hold, 0));
+}
+
+HistogramRunner::~HistogramRunner() {
+  cudaFreeHost(const_cast<int*>(impl_->hold_words));
+  cudaEventDestroy(impl_->start);
+  cudaEventDestroy(impl_->stop);
+}
+
+HistRunResult HistogramRunner::run(HistVariant v) {
+  if (!impl_->has_input) throw HistogramError("no input prepared");
+  impl_->enqueue(v);
+  ATOMQ_CUDA(cudaDeviceSynchronize());
+  HistRunResult r;
+  r.counts.resize(static_cast<std::size_t>(histogram_count(impl_->prepared.type)) *
+                  impl_->prepared.bins);
+  ATOMQ_CUDA(cudaMemcpy(r.counts.data(), impl_->counts.as<unsigned int>(),
+                        r.counts.size() * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+  return r;
+}
+
+std::string HistogramRunner::device_name() const { return impl_->props.name; }
+int HistogramRunner::driver_version() const { return impl_->driver_version; }
+int HistogramRunner::runtime_version() const { return impl_->runtime_version; }
+
+}  // namespace atomq::histogram
