@@ -61,8 +61,8 @@ int run_calibrate(const CalibrateArgs& a) {
 }  // namespace
 
 void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
-  auto args = std::make_shared<CalibrateArgs>();
-  auto* sub = app.add_subcommand("calibrate", "measure this GPU's service-time table S(n,e,c)");
+  auto [sub, args] = add_command(app, selected, "calibrate", "measure this GPU's service-time table S(n,e,c)",
+                                 run_calibrate);
   sub->add_flag("--quick", args->quick, "small grid (seconds) instead of the full one");
   sub->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
   sub->add_option("-o,--output", args->output,
@@ -71,7 +71,6 @@ void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--repeats", args->repeats, "measured repeats per cell (median and spread)")
       ->check(CLI::Range(1, 101));
   sub->add_flag("--no-progress", args->no_progress, "no progress bar");
-  sub->callback([&selected, args] { selected = [args] { return run_calibrate(*args); }; });
 }
 
 }  // namespace atomq::cli

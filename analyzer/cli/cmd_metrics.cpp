@@ -2,11 +2,10 @@
 // validated against a chip (host-only: no GPU needed).
 #include <fmt/format.h>
 
-#include <memory>
-
 #include "atomq/analyzer/metric_config.hpp"
 #include "atomq/analyzer/metric_list.hpp"
 #include "commands.hpp"
+#include "terminal.hpp"
 
 namespace atomq::cli {
 
@@ -46,11 +45,10 @@ int run_metrics(const MetricsArgs& a) {
 }  // namespace
 
 void add_metrics_command(CLI::App& app, CommandRunner& selected) {
-  auto args = std::make_shared<MetricsArgs>();
-  auto* sub = app.add_subcommand("metrics", "the counters atomq reads (an ncu --metrics argument)");
+  auto [sub, args] = add_command(app, selected, "metrics", "the counters atomq reads (an ncu --metrics argument)",
+                                 run_metrics);
   sub->add_flag("--list", args->list, "table with the model input each feeds, checked on --chip, and the pass count");
   sub->add_option("--chip", args->chip, "CUPTI chip name to check against (default GH100)");
-  sub->callback([&selected, args] { selected = [args] { return run_metrics(*args); }; });
 }
 
 }  // namespace atomq::cli

@@ -1,17 +1,18 @@
 // libatomq_inject.so: loaded by the CUDA driver into an unmodified program through
-// CUDA_INJECTION64_PATH (set by `atomq analyze -- PROGRAM`). It profiles the program's kernel
-// launches and appends one KernelProfile per line to $ATOMQ_PROFILE_OUTPUT, flushed after
-// each launch. It must never crash or stop the program: every failure becomes a
-// {"collector": {...}} line and profiling stops.
+// CUDA_INJECTION64_PATH (set by `atomq analyze -- PROGRAM`, atomq/analyzer/injected_run.hpp).
+// It profiles the program's kernel launches and appends one KernelProfile per line to the
+// profile stream named by ATOMQ_PROFILE_OUTPUT, flushed after each launch; its options come
+// from the environment (atomq/analyzer/injection_protocol.hpp). It must never crash or stop
+// the program: every failure becomes an "error" collector message and profiling stops.
 #include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
-#include "atomq/analyzer/analysis_run.hpp"
+#include "atomq/analyzer/injection_protocol.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/run_document/profile_stream.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -20,23 +21,15 @@ namespace {
 
 using atomq::analyzer::KernelProfilingSession;
 using atomq::analyzer::ProfilerOptions;
-using atomq::analyzer::ProfileStreamWriter;
+using atomq::run::ProfileStreamWriter;
 
 std::unique_ptr<ProfileStreamWriter> g_writer;
 std::unique_ptr<KernelProfilingSession> g_session;
 
-long long env_number(const char* name, long long fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const long long n = std::strtoll(v, &end, 10);
-  return (end && *end == '\0') ? n : fallback;
-}
-
-void message(const std::string& kind, const std::string& text) {
+void report_error(const std::string& text) {
   if (!g_writer) return;
   try {
-    g_writer->write_raw_line(nlohmann::json{{"collector", {{"kind", kind}, {"message", text}}}}.dump());
+    g_writer->write_message(atomq::run::error_message(text));
   } catch (...) {
   }
 }
@@ -45,9 +38,32 @@ void flush_at_exit() {
   try {
     if (!g_session) return;
     g_session->finish();
-    if (g_writer) g_writer->write_raw_line(atomq::analyzer::stats_line(g_session->stats()));
+    if (g_writer) g_writer->write_message(atomq::run::stats_message(g_session->stats()));
   } catch (...) {
   }
+}
+
+ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collector) {
+  ProfilerOptions options;
+  options.source = atomq::model::CounterSource::kInjected;
+  if (!collector.kernel_regex.empty()) options.kernel_filter = std::regex(collector.kernel_regex);
+  options.launch_skip = collector.launch_skip;
+  options.launch_count = collector.launch_count;
+  options.device = collector.device;
+  return options;
+}
+
+void start_profiling(const char* stream_path) {
+  // Log to stderr, never into the program's stdout.
+  spdlog::set_default_logger(
+      std::make_shared<spdlog::logger>("atomq", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
+  spdlog::set_pattern("atomq: %l: %v");
+  spdlog::set_level(spdlog::level::warn);
+  g_writer = std::make_unique<ProfileStreamWriter>(stream_path);
+  g_session = std::make_unique<KernelProfilingSession>(
+      profiler_options(atomq::analyzer::read_collector_options()),
+      [](const atomq::model::KernelProfile& p) { g_writer->write(p); });
+  std::atexit(flush_at_exit);
 }
 
 }  // namespace
@@ -56,30 +72,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   static std::once_flag once;
   std::call_once(once, [] {
     try {
-      const char* out = std::getenv("ATOMQ_PROFILE_OUTPUT");
+      const char* out = std::getenv(atomq::analyzer::env::kProfileOutput);
       if (out == nullptr || *out == '\0') return;  // not started by atomq: do nothing
-      // Log to stderr, never into the program's stdout.
-      spdlog::set_default_logger(std::make_shared<spdlog::logger>(
-          "atomq", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
-      spdlog::set_pattern("atomq: %l: %v");
-      spdlog::set_level(spdlog::level::warn);
-      g_writer = std::make_unique<ProfileStreamWriter>(out);
-      ProfilerOptions options;
-      options.source = atomq::model::CounterSource::kInjected;
-      if (const char* re = std::getenv("ATOMQ_KERNEL_REGEX"); re && *re) {
-        options.kernel_filter = std::regex(re);
-      }
-      options.launch_skip = env_number("ATOMQ_LAUNCH_SKIP", 0);
-      options.launch_count = env_number("ATOMQ_LAUNCH_COUNT", -1);
-      options.device = static_cast<int>(env_number("ATOMQ_DEVICE", -1));
-      g_session = std::make_unique<KernelProfilingSession>(
-          options, [](const atomq::model::KernelProfile& p) { g_writer->write(p); });
-      std::atexit(flush_at_exit);
+      start_profiling(out);
     } catch (const std::exception& e) {
-      message("error", e.what());
+      report_error(e.what());
       g_session.reset();
     } catch (...) {
-      message("error", "unknown failure while setting up profiling");
+      report_error("unknown failure while setting up profiling");
       g_session.reset();
     }
   });

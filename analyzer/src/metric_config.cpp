@@ -6,7 +6,7 @@
 
 #include <stdexcept>
 
-#include "atomq/cuda_check.hpp"
+#include "atomq/cuda/check.hpp"
 
 namespace atomq::analyzer {
 
@@ -33,6 +33,15 @@ CUpti_Profiler_Host_Object* make_host(const std::string& chip, const std::vector
   init.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
   ATOMQ_CUPTI(cuptiProfilerHostInitialize(&init));
   return init.pHostObject;
+}
+
+// Calls the CUPTI host function `call` (named `name` in errors) on `host`: `params` holds its
+// struct size and every other field.
+template <typename Params>
+void call_on_host(CUptiResult (*call)(Params*), const char* name, CUpti_Profiler_Host_Object* host,
+                  Params& params) {
+  params.pHostObject = host;
+  atomq::detail::check(call(&params), name, __FILE__, __LINE__);
 }
 
 bool metric_exists(CUpti_Profiler_Host_Object* host, const std::string& name) {
@@ -75,20 +84,17 @@ MetricConfig::MetricConfig(const std::string& chip, std::vector<std::string> met
   // One call with every metric: one call per metric costs one pass each.
   std::vector<const char*> names = c_strings(metrics_);
   CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-  add.pHostObject = host_->object;
   add.ppMetricNames = names.data();
   add.numMetrics = names.size();
-  ATOMQ_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+  call_on_host(cuptiProfilerHostConfigAddMetrics, "cuptiProfilerHostConfigAddMetrics", host_->object, add);
 
   CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-  size.pHostObject = host_->object;
-  ATOMQ_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+  call_on_host(cuptiProfilerHostGetConfigImageSize, "cuptiProfilerHostGetConfigImageSize", host_->object, size);
   config_image_.resize(size.configImageSize);
   CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-  image.pHostObject = host_->object;
   image.configImageSize = config_image_.size();
   image.pConfigImage = config_image_.data();
-  ATOMQ_CUPTI(cuptiProfilerHostGetConfigImage(&image));
+  call_on_host(cuptiProfilerHostGetConfigImage, "cuptiProfilerHostGetConfigImage", host_->object, image);
 
   CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
   passes.configImageSize = config_image_.size();
@@ -105,14 +111,13 @@ std::vector<double> MetricConfig::evaluate(const std::vector<uint8_t>& counter_d
   std::vector<const char*> names = c_strings(metrics_);
   std::vector<double> values(metrics_.size(), 0.0);
   CUpti_Profiler_Host_EvaluateToGpuValues_Params p{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-  p.pHostObject = host_->object;
   p.pCounterDataImage = counter_data.data();
   p.counterDataImageSize = counter_data.size();
   p.rangeIndex = range_index;
   p.ppMetricNames = names.data();
   p.numMetrics = names.size();
   p.pMetricValues = values.data();
-  ATOMQ_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&p));
+  call_on_host(cuptiProfilerHostEvaluateToGpuValues, "cuptiProfilerHostEvaluateToGpuValues", host_->object, p);
   return values;
 }
 

@@ -13,15 +13,45 @@ def analyze(*args):
     return subprocess.run([atomq, "analyze", *args], capture_output=True, text=True, timeout=120)
 
 
+# What the kernels of tests/gpu/targets/multi_kernel_app.cu are built to be, by launch order
+# (tests/fixtures/README.md): (name, allowed classes, wavefronts per instruction k, CAS share c).
+# Every atomic kernel is a loop of back-to-back shared atomics and nothing else; five run 8
+# warps in each of 264 blocks and keep the unit saturated (severe); `cooperative` runs one
+# block per SM, so only "atomic-bound" is its design. no_atomics has no atomic at all (N = 0).
+ATOMIC_BOUND = ("severe", "potential")
+MULTI_KERNEL_APP = [
+    ("popc_distinct", ("severe",), 1.0, 0.0),      # 32 lanes on 32 banks
+    ("add_conflict32", ("severe",), 32.0, 0.0),    # 32 lanes on one bank
+    ("cas_distinct", ("severe",), None, 1.0),      # every atomic a CAS
+    ("no_atomics", ("not_atomic_bound",), None, None),
+    ("popc_same_ex", ("severe",), None, 0.0),      # one word: POPC.INC, no conflict
+    ("cooperative", ATOMIC_BOUND, 1.0, 0.0),
+    ("no_atomics", ("not_atomic_bound",), None, None),  # the graph's kernel, as ncu sees it
+]
+
+
+def check_multi_kernel_app(run):
+    got = [(k["profile"]["kernel"]["name"].split("(")[0], k["analysis"]) for k in run["kernels"]]
+    assert [g[0] for g in got] == [e[0] for e in MULTI_KERNEL_APP], [g[0] for g in got]
+    for (name, analysis), (_, classes, k, c) in zip(got, MULTI_KERNEL_APP):
+        assert analysis["class"] in classes, f"{name}: class {analysis['class']}, expected one of {classes}"
+        inputs = analysis["inputs"]
+        if k is not None:
+            assert abs(inputs["wavefronts_per_instruction"] - k) < 0.01, (name, inputs)
+        if c is not None:
+            assert abs(inputs["cas_share"] - c) < 0.01, (name, inputs)
+
+
 exports = sorted(fixtures.glob("*.csv"))
+assert any(csv.name == "multi_kernel_app.ncu.csv" for csv in exports), exports
 for csv in exports:
     out = work / (csv.stem + ".json")
     p = analyze("--ncu-csv", str(csv), "-o", str(out))
     assert p.returncode == 0, p.stdout + p.stderr
     run = json.loads(out.read_text())
     assert run["source"] == "ncu_csv" and run["kernels"], run
-    for k in run["kernels"]:
-        assert k["analysis"]["class"] in ("severe", "potential", "not_atomic_bound", "insufficient_data")
+    if csv.name == "multi_kernel_app.ncu.csv":
+        check_multi_kernel_app(run)
     print(p.stdout)
 
 broken = work / "broken.csv"

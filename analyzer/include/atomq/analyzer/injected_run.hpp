@@ -1,0 +1,38 @@
+// Running an unmodified program under the injection collector: start it with
+// libatomq_inject.so loaded by the CUDA driver, wait for it (it owns the terminal meanwhile:
+// Ctrl-C goes to the program), then read the profile stream it left and interpret the
+// collector's messages. Logs through spdlog; prints nothing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "atomq/analyzer/injection_protocol.hpp"
+#include "atomq/model/kernel_profile.hpp"
+#include "atomq/run_document/run_document.hpp"
+
+namespace atomq::analyzer {
+
+struct InjectedRun {
+  std::string exec_error;  // the program could not be started (e.g. not found); nothing else is set
+  int exit_code = 0;       // the program's exit status, or 128 + the signal that killed it
+  int signal = 0;          // the signal that killed the program (0: it exited)
+  std::vector<model::KernelProfile> profiles;  // in launch order, also those before a crash
+  // command, source "injected", the program's exit code, the collector's launch counts and
+  // the warnings: killed by a signal, a truncated last line, a profiling error.
+  run::RunInfo info;
+  std::string collector_error;  // the collector's last error ("" when none)
+};
+
+// Runs `program` (program[0] is looked up on PATH) with the collector streaming to
+// `stream_path` (replaced). Throws std::runtime_error when libatomq_inject.so cannot be found
+// (ATOMQ_INJECT_LIB, else next to the running executable), the process cannot be created, or
+// the stream holds a bad line other than a truncated last one.
+InjectedRun run_under_injection(const std::vector<std::string>& program, const CollectorOptions& options,
+                                const std::string& stream_path);
+
+// What fixes a collector error, as one sentence starting with " Fix: " ("" when unknown):
+// missing counter permissions, another profiler holding CUPTI, a missing libnvperf_host.so.
+std::string collector_error_fix(const std::string& collector_error);
+
+}  // namespace atomq::analyzer

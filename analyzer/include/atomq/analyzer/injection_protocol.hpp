@@ -1,0 +1,75 @@
+// The protocol between `atomq analyze -- PROGRAM` (the parent) and libatomq_inject.so, which
+// the CUDA driver loads into the unmodified program: the environment variables the parent
+// sets for the child, the collector options they carry, and the kinds of the collector
+// messages the library appends to the profile stream (atomq/run_document/profile_stream.hpp).
+#pragma once
+
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <string>
+
+namespace atomq::analyzer {
+
+namespace env {
+// Read by the CUDA driver: the library it loads into every process it initializes in.
+inline constexpr const char* kInjectionPath = "CUDA_INJECTION64_PATH";
+// The profile stream the library appends to; unset: the library does nothing.
+inline constexpr const char* kProfileOutput = "ATOMQ_PROFILE_OUTPUT";
+inline constexpr const char* kKernelRegex = "ATOMQ_KERNEL_REGEX";
+inline constexpr const char* kLaunchSkip = "ATOMQ_LAUNCH_SKIP";
+inline constexpr const char* kLaunchCount = "ATOMQ_LAUNCH_COUNT";
+inline constexpr const char* kDevice = "ATOMQ_DEVICE";
+// Set by the user for atomq itself: where libatomq_inject.so is (default: next to atomq).
+inline constexpr const char* kInjectLib = "ATOMQ_INJECT_LIB";
+}  // namespace env
+
+// The "kind" of a collector message, as run::stats_message and run::error_message write it.
+namespace message_kind {
+inline constexpr const char* kStats = "stats";  // the session's launch counts, at exit
+inline constexpr const char* kError = "error";  // profiling stopped: {"message": text}
+}  // namespace message_kind
+
+// Which launches the injected collector profiles.
+struct CollectorOptions {
+  std::string kernel_regex;     // only kernels whose (mangled or demangled) name matches; "" = all
+  long long launch_skip = 0;    // matching launches to let pass first
+  long long launch_count = -1;  // then profile this many (-1: all)
+  int device = -1;              // only launches on this device ordinal (-1: all)
+};
+
+// A process environment, by variable name.
+using Environment = std::map<std::string, std::string>;
+
+// For the parent: sets the options' variables in `environment` (an empty regex removes its
+// variable, so a value inherited from the user's shell does not apply).
+inline void write_collector_options(const CollectorOptions& options, Environment& environment) {
+  if (options.kernel_regex.empty())
+    environment.erase(env::kKernelRegex);
+  else
+    environment[env::kKernelRegex] = options.kernel_regex;
+  environment[env::kLaunchSkip] = std::to_string(options.launch_skip);
+  environment[env::kLaunchCount] = std::to_string(options.launch_count);
+  environment[env::kDevice] = std::to_string(options.device);
+}
+
+// For the injected library: the options from the environment `lookup` reads (default: this
+// process's). A variable that is unset or not a whole number keeps the default.
+inline CollectorOptions read_collector_options(
+    const std::function<const char*(const char*)>& lookup = [](const char* name) { return std::getenv(name); }) {
+  auto number = [&lookup](const char* name, long long fallback) {
+    const char* v = lookup(name);
+    if (v == nullptr || *v == '\0') return fallback;
+    char* end = nullptr;
+    const long long n = std::strtoll(v, &end, 10);
+    return (end && *end == '\0') ? n : fallback;
+  };
+  CollectorOptions options;
+  if (const char* re = lookup(env::kKernelRegex); re && *re) options.kernel_regex = re;
+  options.launch_skip = number(env::kLaunchSkip, options.launch_skip);
+  options.launch_count = number(env::kLaunchCount, options.launch_count);
+  options.device = static_cast<int>(number(env::kDevice, options.device));
+  return options;
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,217 @@
+#include "atomq/analyzer/injected_run.hpp"
+
+#include <cupti_result.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "atomq/run_document/profile_stream.hpp"
+
+extern char** environ;
+
+namespace atomq::analyzer {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string injection_library() {
+  if (const char* lib = std::getenv(env::kInjectLib); lib && *lib) return lib;
+  const fs::path self_dir = fs::read_symlink("/proc/self/exe").parent_path();
+  for (const fs::path& candidate : {self_dir / ".." / "lib" / "libatomq_inject.so", self_dir / "libatomq_inject.so"})
+    if (fs::exists(candidate)) return fs::canonical(candidate).string();
+  throw std::runtime_error(std::string("libatomq_inject.so not found next to atomq (set ") + env::kInjectLib + ")");
+}
+
+// The folder libcupti was loaded from: libcupti loads libnvperf_host.so by bare name, so the
+// profiled program needs that folder on its loader path.
+std::string cupti_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&cuptiGetResultString), &info) && info.dli_fname)
+    return fs::path(info.dli_fname).parent_path().string();
+  return "";
+}
+
+// This process's environment plus the collector's variables.
+Environment child_environment(const CollectorOptions& options, const std::string& stream_path) {
+  Environment environment;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry = *e;
+    const size_t eq = entry.find('=');
+    if (eq != std::string::npos) environment[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  environment[env::kInjectionPath] = injection_library();
+  environment[env::kProfileOutput] = stream_path;
+  std::string ld_path = cupti_dir();
+  if (const auto old = environment.find("LD_LIBRARY_PATH"); old != environment.end() && !old->second.empty())
+    ld_path += (ld_path.empty() ? "" : ":") + old->second;
+  if (!ld_path.empty()) environment["LD_LIBRARY_PATH"] = ld_path;
+  write_collector_options(options, environment);
+  return environment;
+}
+
+std::vector<char*> c_pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// While the program runs it owns the terminal: Ctrl-C and Ctrl-\ go to it, atomq reports after.
+class TerminalSignalsIgnored {
+ public:
+  TerminalSignalsIgnored() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ignore, &old_int_);
+    sigaction(SIGQUIT, &ignore, &old_quit_);
+  }
+  ~TerminalSignalsIgnored() { restore(); }
+  TerminalSignalsIgnored(const TerminalSignalsIgnored&) = delete;
+  TerminalSignalsIgnored& operator=(const TerminalSignalsIgnored&) = delete;
+  // Also called in the child before exec, so the program gets atomq's own dispositions.
+  void restore() const {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGQUIT, &old_quit_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_quit_ {};
+};
+
+struct Started {
+  pid_t pid = -1;
+  int exec_errno = 0;  // why exec failed (0: the program runs)
+};
+
+// fork + execvpe; exec's errno comes back through a close-on-exec pipe (nothing to read: the
+// exec succeeded).
+Started start(const std::vector<std::string>& program, const Environment& environment,
+              const TerminalSignalsIgnored& signals) {
+  std::vector<std::string> args = program, entries;
+  for (const auto& [name, value] : environment) entries.push_back(name + "=" + value);
+  std::vector<char*> argv = c_pointers(args), envp = c_pointers(entries);
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+  Started started;
+  started.pid = fork();
+  if (started.pid == 0) {
+    close(pipe_fds[0]);
+    signals.restore();
+    execvpe(argv[0], argv.data(), envp.data());
+    const int err = errno;
+    (void)!write(pipe_fds[1], &err, sizeof err);
+    _exit(127);
+  }
+  const int fork_errno = errno;
+  close(pipe_fds[1]);
+  if (started.pid < 0) {
+    close(pipe_fds[0]);
+    throw std::runtime_error(std::string("fork failed: ") + std::strerror(fork_errno));
+  }
+  int err = 0;
+  ssize_t n = 0;
+  while ((n = read(pipe_fds[0], &err, sizeof err)) < 0 && errno == EINTR) {
+  }
+  close(pipe_fds[0]);
+  if (n == static_cast<ssize_t>(sizeof err)) started.exec_errno = err;
+  return started;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+  return status;
+}
+
+void apply_collector_message(const nlohmann::json& message, InjectedRun& r) {
+  const std::string kind = message.value("kind", "");
+  if (kind == message_kind::kStats) {
+    r.info.launches = run::stats_from_message(message);
+    if (r.info.launches.failed > 0) r.collector_error = r.info.launches.last_error;
+  } else if (kind == message_kind::kError) {
+    r.collector_error = message.value("message", std::string());
+  }
+}
+
+// The profiles and the collector's messages the program left in the stream.
+void read_stream(const std::string& stream_path, InjectedRun& r) {
+  if (!fs::exists(stream_path)) return;
+  run::ProfileStream stream = run::read_profile_stream(stream_path);
+  spdlog::debug("{}: {} profile(s), {} collector message(s)", stream_path, stream.profiles.size(),
+                stream.messages.size());
+  r.profiles = std::move(stream.profiles);
+  for (auto& note : stream.notes) r.info.warnings.push_back(std::move(note));
+  for (const auto& message : stream.messages) {
+    try {
+      apply_collector_message(message, r);
+    } catch (const std::exception&) {  // not an object, or a field of the wrong type
+      r.info.warnings.push_back("unreadable collector message skipped: " + message.dump());
+    }
+  }
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+}  // namespace
+
+InjectedRun run_under_injection(const std::vector<std::string>& program, const CollectorOptions& options,
+                                const std::string& stream_path) {
+  if (program.empty()) throw std::invalid_argument("no program to run");
+  fs::remove(stream_path);  // the collector appends
+  const Environment environment = child_environment(options, stream_path);
+  spdlog::debug("running {} with {}={}", joined(program), env::kInjectionPath, environment.at(env::kInjectionPath));
+  InjectedRun r;
+  int status = 0;
+  {
+    const TerminalSignalsIgnored signals;
+    const Started started = start(program, environment, signals);
+    status = wait_for(started.pid);
+    if (started.exec_errno != 0) {
+      r.exec_error = std::strerror(started.exec_errno);
+      r.exit_code = 127;
+      return r;
+    }
+  }
+  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + r.signal;
+  r.info.command = joined(program);
+  r.info.source = "injected";
+  r.info.program_exit_code = r.exit_code;
+  if (r.signal != 0)
+    r.info.warnings.push_back("the program was killed by signal " + std::to_string(r.signal) +
+                              ": profiles written before that are kept");
+  read_stream(stream_path, r);
+  if (r.info.launches.launches_profiled == 0)
+    r.info.launches.launches_profiled = static_cast<long long>(r.profiles.size());
+  if (!r.collector_error.empty()) r.info.warnings.push_back("profiling error: " + r.collector_error);
+  return r;
+}
+
+std::string collector_error_fix(const std::string& error) {
+  auto has = [&error](const char* text) { return error.find(text) != std::string::npos; };
+  if (has("INSUFFICIENT_PRIVILEGES") || has("privilege"))
+    return " Fix: run as root or with CAP_SYS_ADMIN, or load the driver with "
+           "NVreg_RestrictProfilingToAdminUsers=0 (ERR_NVGPUCTRPERM).";
+  if (has("another profiler"))
+    return " Fix: run atomq outside ncu/nsys/compute-sanitizer and disable framework profilers.";
+  if (has("nvperf") || has("LIBRARY"))
+    return " Fix: put the CUDA toolkit's lib folder (libnvperf_host.so) on LD_LIBRARY_PATH.";
+  return "";
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,67 @@
+// The parts of KernelProfilingSession (atomq/analyzer/kernel_profiler.hpp) in files of their
+// own: the range profiler of one context (kernel_profiler_range.cpp) and what a launch
+// callback tells about the launch (kernel_profiler_launch.cpp).
+#pragma once
+
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_range_profiler.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "atomq/analyzer/metric_config.hpp"
+#include "atomq/model/kernel_profile.hpp"
+
+namespace atomq::analyzer::detail {
+
+// The CUPTI range profiler of one context, in AutoRange + KernelReplay mode: every kernel
+// launch while it is started becomes one range, replayed once per pass.
+class ContextProfiler {
+ public:
+  ContextProfiler(CUcontext ctx, const std::vector<std::string>& metrics);
+  ~ContextProfiler();  // stops and disables the profiler
+  ContextProfiler(const ContextProfiler&) = delete;
+  ContextProfiler& operator=(const ContextProfiler&) = delete;
+
+  void start();  // both do nothing when already in that state
+  void stop();
+  // Values of every range since the last call, in launch order (one value per metric).
+  std::vector<std::vector<double>> collect();
+
+  const MetricConfig& config() const { return *config_; }
+  const model::DeviceInfo& device_info() const { return device_info_; }
+
+ private:
+  void set_config();
+  void reset_counter_data();
+
+  uint32_t device_ = 0;
+  model::DeviceInfo device_info_;
+  std::unique_ptr<MetricConfig> config_;
+  CUpti_RangeProfiler_Object* object_ = nullptr;
+  std::vector<uint8_t> counter_data_;
+  bool running_ = false;
+};
+
+// A launch seen at its ENTER callback, waiting for its range to be decoded.
+struct PendingLaunch {
+  std::string name;  // mangled
+  model::LaunchConfig launch;
+  CUfunction function = nullptr;
+  CUstream stream = nullptr;
+  long long index = 0;  // among every launch the session saw
+};
+
+bool is_kernel_launch(CUpti_CallbackId id);
+// Whether `stream` is capturing into a graph: such a launch only records a graph node.
+bool is_captured(CUstream stream);
+// The launch's name, function, stream, grid, block and dynamic shared memory.
+PendingLaunch launch_of(CUpti_CallbackId id, const CUpti_CallbackData* data);
+// Registers, static shared memory and occupancy: asked after the launch, when the module is
+// loaded for sure (lazy loading).
+void complete_launch_config(PendingLaunch& p);
+
+}  // namespace atomq::analyzer::detail
