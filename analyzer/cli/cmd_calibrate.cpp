@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "atomq/analyzer/cupti_device.hpp"
+#include "atomq/common/atomic_file.hpp"
+#include "atomq/cuda/device_query.hpp"
 #include "atomq/calibration/calibrator.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
@@ -28,31 +30,32 @@ struct CalibrateArgs {
 };
 
 int run_calibrate(const CalibrateArgs& a) {
-  const int count = microbench::device_count();
+  const int count = device_count();
   if (a.device >= count) {
     fmt::print(stderr, "atomq: --device {} out of range: {} device(s) visible\n", a.device, count);
     return kExitError;
   }
   microbench::AtomicStreamBench bench(a.device);
-  const analyzer::CuptiDeviceInfo cupti = analyzer::probe_cupti_device(a.device);
+  DeviceInfo probed = bench.device();
+  analyzer::probe_cupti_device(a.device, probed);
   cal::SweepPlan plan = cal::make_sweep_plan(a.quick ? cal::GridSize::kQuick : cal::GridSize::kFull,
                                              bench.device().max_warps_per_sm);
   plan.repeats = a.repeats;
   std::string output = a.output;
   if (output.empty())
-    output = fmt::format("atomq-table-{}-{}.json", cupti.chip.empty() ? "unknown" : cupti.chip, plan.name);
+    output = fmt::format("atomq-table-{}-{}.json", probed.chip.empty() ? "unknown" : probed.chip, plan.name);
   std::string csv = a.csv;
   if (csv.empty()) csv = std::filesystem::path(output).replace_extension(".csv").string();
 
   ProgressBar bar(!a.no_progress);
   cal::CalibrationOptions options;
-  options.chip = cupti.chip;
+  options.chip = probed.chip;
   options.progress = [&bar](const cal::CalibrationProgress& p) { bar.update(p); };
   const cal::ServiceTable table = cal::run_calibration(bench, plan, options);
   bar.finish();
 
   cal::save_service_table(table, output);
-  cal::write_file_atomically(csv, cal::service_table_csv(table));
+  write_file_atomically(csv, cal::service_table_csv(table));
   print_table_summary(stdout, table);
   fmt::print("\nwrote {} and {}\n", output, csv);
   return kExitOk;

@@ -17,7 +17,7 @@
 #include "run_report.hpp"
 #include "atomq/report/recorded.hpp"
 #include "atomq/report/report.hpp"
-#include "atomq/report/run_document.hpp"
+#include "atomq/run_document/run_document.hpp"
 #include "commands.hpp"
 
 namespace atomq::cli {
@@ -151,16 +151,15 @@ int run_demo(const DemoArgs& args) {
 
   const analyzer::SelectedTable table = select_report_table(request, table_path);
 
-  const report::Report built = report::build_report(request);
   std::vector<std::string> outputs = {args.output_dir + "/report.md"};
   if (report::html_supported()) outputs.push_back(args.output_dir + "/report.html");
   else fmt::print(stderr, "atomq: warning: built without Chart.js (libjs-chart.js): Markdown report only\n");
-  for (const auto& out : outputs) report::write_report(built, out);
+  const report::Report built = write_reports(request, outputs);
 
   fmt::print("\n{}\n", replay ? "REPLAY of recorded H200 profiles (no GPU used)" : "Measured on this GPU");
   fmt::print("{}\n", report::render_terminal_summary(built));
   fmt::print("table: {} ({})\n", table.path, table.origin);
-  for (const auto& out : outputs) fmt::print("wrote {}\n", out);
+  print_written(outputs);
   return kExitOk;
 }
 

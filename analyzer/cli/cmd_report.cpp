@@ -8,7 +8,7 @@
 
 #include "run_report.hpp"
 #include "atomq/report/report.hpp"
-#include "atomq/report/run_document.hpp"
+#include "atomq/run_document/run_document.hpp"
 #include "commands.hpp"
 
 namespace atomq::cli {
@@ -51,10 +51,9 @@ int run_report(const ReportArgs& args) {
 
   select_report_table(request, args.table);
 
-  const report::Report built = report::build_report(request);
-  for (const auto& out : args.outputs) report::write_report(built, out);
+  const report::Report built = write_reports(request, args.outputs);
   if (!args.quiet) fmt::print("{}\n", report::render_terminal_summary(built));
-  for (const auto& out : args.outputs) fmt::print("wrote {}\n", out);
+  print_written(args.outputs);
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "atomq/common/atomic_file.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis_json.hpp"
 #include "atomq/model/service_fit.hpp"
@@ -28,7 +29,7 @@ int run_show(const TableArgs& a) {
 int run_validate(const TableArgs& a) {
   const cal::ServiceTable t = cal::load_service_table(a.path);
   fmt::print("{}: valid atomq service table v{} ({} cells, {} controls, {} {})\n", a.path,
-             t.version, t.cells.size(), t.controls.size(), t.provenance.gpu_name, t.provenance.chip);
+             t.version, t.cells.size(), t.controls.size(), t.provenance.device.name, t.provenance.device.chip);
   return kExitOk;
 }
 
@@ -37,7 +38,7 @@ int run_csv(const TableArgs& a) {
   if (a.csv_out.empty() || a.csv_out == "-")
     fmt::print("{}", csv);
   else
-    cal::write_file_atomically(a.csv_out, csv);
+    write_file_atomically(a.csv_out, csv);
   return kExitOk;
 }
 
@@ -51,7 +52,7 @@ int run_fit(const TableArgs& a) {
              "l0", "l1", "L_floor", "RMS rel", "max |rel|");
   for (const auto& v : fit.variants)
     fmt::print("{:<9} {:>6} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.2f} {:>8.1f}% {:>8.1f}%\n",
-               cal::to_string(v.variant), v.cells, v.saturation.intercept, v.saturation.slope,
+               enum_name(v.variant), v.cells, v.saturation.intercept, v.saturation.slope,
                v.latency.intercept, v.latency.slope, v.latency_floor, 100.0 * v.rms_relative_residual,
                100.0 * v.max_abs_relative_residual);
   if (!a.csv_out.empty()) {
@@ -59,7 +60,7 @@ int run_fit(const TableArgs& a) {
     if (a.csv_out == "-")
       fmt::print("{}", csv);
     else
-      cal::write_file_atomically(a.csv_out, csv);
+      write_file_atomically(a.csv_out, csv);
   }
   return kExitOk;
 }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
-#include "atomq/cuda_check.hpp"
+#include "atomq/cuda/check.hpp"
 #include "atomq/version.hpp"
 #include "commands.hpp"
 

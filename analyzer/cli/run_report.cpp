@@ -24,18 +24,18 @@ std::string short_name(const std::string& kernel_name, size_t width) {
 
 }  // namespace
 
-int write_and_print_run(const std::string& output, const std::string& table_path, analyzer::RunInfo info,
+int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
                         const std::vector<model::KernelProfile>& profiles) {
   const std::string chip = profiles.empty() ? "" : profiles.front().device.chip;
   analyzer::SelectedTable table = analyzer::select_table(table_path, chip);
   info.table_path = table.path;
-  info.table_chip = table.table.provenance.chip;
+  info.table_chip = table.table.provenance.device.chip;
   for (auto& w : table.warnings) info.warnings.push_back(w);
   const model::ServiceTimeModel service(table.table);
 
   std::vector<model::KernelAnalysis> analyses;
   for (const auto& p : profiles) analyses.push_back(model::analyze(p, service));
-  calibration::write_file_atomically(output, analyzer::run_to_json(info, profiles, analyses));
+  run::write_run_document(output, info, profiles, analyses);
 
   for (const auto& w : info.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
   fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
@@ -45,13 +45,13 @@ int write_and_print_run(const std::string& output, const std::string& table_path
     const std::string time = t ? fmt::format("{:.3f} ms", *t / 1e6) : "-";
     if (!an.evaluated) {
       fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", short_name(an.kernel_name, 36), time, "-", "-",
-                 "-", "-", "-", model::to_string(an.utilization_class));
+                 "-", "-", "-", enum_name(an.utilization_class));
       continue;
     }
     fmt::print("{:<36} {:>10} {:>5.0f}% {:>6.1f} {:>5.1f} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36),
                time, 100.0 * an.utilization.mean, an.queue_length, an.inputs.active_lanes,
                an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
-               model::to_string(an.utilization_class));
+               enum_name(an.utilization_class));
   }
   fmt::print("\n{} launch(es) profiled", info.launches.launches_profiled);
   if (info.launches.passes) fmt::print(" ({} replay passes each)", info.launches.passes);
@@ -59,6 +59,17 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   if (info.launches.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.launches.graph_launches);
   fmt::print("; table {} ({}); wrote {}\n", table.path, table.origin, output);
   return kExitOk;
+}
+
+report::Report write_reports(const report::ReportRequest& request,
+                             const std::vector<std::string>& outputs) {
+  report::Report built = report::build_report(request);
+  for (const auto& out : outputs) report::write_report(built, out);
+  return built;
+}
+
+void print_written(const std::vector<std::string>& outputs) {
+  for (const auto& out : outputs) fmt::print("wrote {}\n", out);
 }
 
 analyzer::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg) {

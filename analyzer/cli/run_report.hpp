@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "atomq/analyzer/analysis_run.hpp"
+#include "atomq/run_document/run_document.hpp"
 #include "atomq/analyzer/table_selection.hpp"
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/report/report.hpp"
@@ -15,11 +15,15 @@ namespace atomq::cli {
 // Evaluate the model on collected profiles, write the "atomq.analysis_run" document
 // atomically to `output` and print the one-line-per-kernel summary.
 
-int write_and_print_run(const std::string& output, const std::string& table_path, analyzer::RunInfo info,
+int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
                         const std::vector<model::KernelProfile>& profiles);
 
 // The table for a report: `table_arg` if given, else the one for the chip of the request's
 // first profile (select_table's order). Prints its warnings and fills the request's table.
 analyzer::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg);
+
+// Builds the report once and writes it to every output (.md or .html).
+report::Report write_reports(const report::ReportRequest& request, const std::vector<std::string>& outputs);
+void print_written(const std::vector<std::string>& outputs);  // "wrote FILE" lines
 
 }  // namespace atomq::cli

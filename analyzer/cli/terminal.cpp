@@ -53,10 +53,10 @@ std::string cell_text(const cal::ServiceTable& t, int n, int e, double c, cal::O
 void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
   const cal::Provenance& p = t.provenance;
   fmt::print(out, "{} ({}, sm_{}{}, {} SMs), SM clock {:.0f}/{:.0f} MHz (start/end, under load)\n",
-             p.gpu_name, p.chip.empty() ? "chip ?" : p.chip, p.compute_capability_major,
-             p.compute_capability_minor, p.sm_count, p.sm_clock_mhz_start, p.sm_clock_mhz_end);
+             p.device.name, p.device.chip.empty() ? "chip ?" : p.device.chip, p.device.compute_capability_major,
+             p.device.compute_capability_minor, p.device.sm_count, p.sm_clock_mhz_start, p.sm_clock_mhz_end);
   fmt::print(out, "driver {} (CUDA {}), CUDA runtime {}, {} grid, {} cells x {} repeats, {:.1f} s, {} (atomq {} {})\n",
-             p.driver_release, p.driver_version, p.cuda_runtime_version, p.grid_name, t.cells.size(), p.repeats,
+             p.driver_release, cuda_version_string(p.device.driver_version), cuda_version_string(p.device.runtime_version), p.grid_name, t.cells.size(), p.repeats,
              p.wall_seconds, p.created_utc, p.atomq_version, p.atomq_commit);
 
   const int n_lo = t.axes.n.front();

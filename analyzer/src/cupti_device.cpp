@@ -8,21 +8,11 @@
 
 #include <vector>
 
-#include "atomq/cuda_check.hpp"
+#include "atomq/cuda/check.hpp"
 #include "cupti_session_setup.hpp"
 #include "driver_api.hpp"
 
 namespace atomq::analyzer {
-
-std::string to_string(CounterAccess a) {
-  switch (a) {
-    case CounterAccess::kReadable: return "yes";
-    case CounterAccess::kNoPermission: return "no (permission)";
-    case CounterAccess::kUnsupported: return "no (unsupported)";
-    case CounterAccess::kError: return "unknown";
-  }
-  return "unknown";
-}
 
 namespace {
 
@@ -37,8 +27,8 @@ CUcontext current_context() {
 
 }  // namespace
 
-CuptiDeviceInfo probe_cupti_device(int ordinal) {
-  CuptiDeviceInfo info;
+CounterAvailability probe_cupti_device(int ordinal, DeviceInfo& device) {
+  CounterAvailability info;
   try {
     ATOMQ_CUDA(cudaSetDevice(ordinal));
     ATOMQ_CUDA(cudaFree(nullptr));  // creates the primary context
@@ -46,7 +36,7 @@ CuptiDeviceInfo probe_cupti_device(int ordinal) {
 
     spdlog::debug("cupti probe {}: profiler initialize, chip name", ordinal);
     initialize_profiler_once();
-    info.chip = cupti_chip_name(static_cast<size_t>(ordinal));
+    device.chip = cupti_chip_name(static_cast<size_t>(ordinal));
 
     CUpti_Profiler_DeviceSupported_Params supported{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
     supported.cuDevice = ordinal;
@@ -54,26 +44,26 @@ CuptiDeviceInfo probe_cupti_device(int ordinal) {
     spdlog::debug("cupti probe {}: device supported", ordinal);
     ATOMQ_CUPTI(cuptiProfilerDeviceSupported(&supported));
     if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-      info.counters = CounterAccess::kUnsupported;
+      info.access = CounterAccess::kUnsupported;
       info.detail = "CUPTI range profiling is not supported on this device/configuration";
     } else {
       spdlog::debug("cupti probe {}: counter availability", ordinal);
       counter_availability(ctx);  // throws what a session would hit (e.g. no permission)
-      info.counters = CounterAccess::kReadable;
+      info.access = CounterAccess::kReadable;
     }
   } catch (const CudaError& e) {
     if (e.api() == "CUPTI" && e.code() == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
-      info.counters = CounterAccess::kNoPermission;
+      info.access = CounterAccess::kNoPermission;
       info.detail =
           "run as root / with CAP_SYS_ADMIN, or set NVreg_RestrictProfilingToAdminUsers=0 "
           "(see ERR_NVGPUCTRPERM)";
     } else {
-      info.counters = CounterAccess::kError;
+      info.access = CounterAccess::kError;
       info.detail = e.what();
     }
     spdlog::debug("CUPTI probe of device {}: {}", ordinal, e.what());
   } catch (const std::exception& e) {
-    info.counters = CounterAccess::kError;
+    info.access = CounterAccess::kError;
     info.detail = e.what();
   }
   return info;

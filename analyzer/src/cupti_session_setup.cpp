@@ -5,7 +5,7 @@
 
 #include <mutex>
 
-#include "atomq/cuda_check.hpp"
+#include "atomq/cuda/check.hpp"
 
 namespace atomq::analyzer {
 

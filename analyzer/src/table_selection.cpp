@@ -50,10 +50,10 @@ SelectedTable select_table(const std::string& explicit_path, const std::string& 
   }
   s.table = calibration::load_service_table(s.path);
   if (chip.empty())
-    s.warnings.push_back("the GPU's chip is unknown: the " + s.table.provenance.chip +
+    s.warnings.push_back("the GPU's chip is unknown: the " + s.table.provenance.device.chip +
                          " table may not describe it");
-  else if (s.table.provenance.chip != chip)
-    s.warnings.push_back("table " + s.path + " was calibrated on " + s.table.provenance.chip +
+  else if (s.table.provenance.device.chip != chip)
+    s.warnings.push_back("table " + s.path + " was calibrated on " + s.table.provenance.device.chip +
                          " but the GPU is " + chip + ": predictions may be off; run `atomq calibrate`");
   return s;
 }

@@ -2,13 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <iterator>
 #include <stdexcept>
 
+#include "atomq/common/statistics.hpp"
+#include "atomq/common/timestamp.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
 #include "atomq/version.hpp"
 
@@ -16,49 +16,12 @@ namespace atomq::calibration {
 
 namespace mb = atomq::microbench;
 
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) throw std::invalid_argument("quantile of an empty sample");
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  const double frac = pos - static_cast<double>(lo);
-  return v[lo] * (1.0 - frac) + v[hi] * frac;
-}
-
-double median(std::vector<double> v) { return quantile(std::move(v), 0.5); }
-
 namespace {
-
-mb::AddressPattern to_bench_pattern(const Pattern& p) {
-  if (p.conflict_degree == 0) return {mb::PatternKind::kSameAddress, 1};
-  if (p.conflict_degree == 1) return {mb::PatternKind::kDistinct, 1};
-  return {mb::PatternKind::kBankConflict, p.conflict_degree};
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 struct Measured {
   double s, s_min, s_max, spread, sm_spread;
   long long atomics_per_warp;
 };
-
-// Median, minimum and maximum of the per-repeat medians.
-struct RepeatSummary {
-  double median, min, max;
-};
-
-RepeatSummary summarize_repeats(std::vector<double> repeat_medians) {
-  return {median(repeat_medians), *std::min_element(repeat_medians.begin(), repeat_medians.end()),
-          *std::max_element(repeat_medians.begin(), repeat_medians.end())};
-}
 
 // The latency chains measured per op and pattern, at these lane counts.
 constexpr LatencyOp kLatencyOps[] = {LatencyOp::kAdd, LatencyOp::kCas};
@@ -80,7 +43,7 @@ Measured measure(mb::AtomicStreamBench& bench, const mb::StreamConfig& config, i
     apw = res.atomics_per_warp;
   }
   Measured m{};
-  const RepeatSummary r = summarize_repeats(repeat_medians);
+  const SampleSummary r = summarize(repeat_medians);
   m.s = r.median;
   m.s_min = r.min;
   m.s_max = r.max;
@@ -99,91 +62,113 @@ int cas_quarters(double c) {
   return rounded;
 }
 
+// Provenance of a table measured on `dev` with `plan` (clocks and wall time are filled in
+// around the sweep).
+Provenance start_provenance(const DeviceInfo& dev, const SweepPlan& plan,
+                            const CalibrationOptions& options) {
+  Provenance p;
+  p.device = dev;
+  p.device.chip = options.chip;
+  p.driver_release = nvidia_driver_release();
+  p.created_utc = utc_now_iso8601();
+  p.atomq_version = kVersion;
+  p.atomq_commit = kGitCommit;
+  p.grid_name = plan.name;
+  p.repeats = plan.repeats;
+  return p;
+}
+
+// Counts measured cells and hands each label to the caller's progress callback.
+class ProgressCounter {
+ public:
+  ProgressCounter(const SweepPlan& plan, const CalibrationOptions& options)
+      : options_(options),
+        progress_{0,
+                  plan.cell_count() + plan.axes.n.size() * plan.axes.e.size() +
+                      std::size(kLatencyOps) * plan.axes.patterns.size() * std::size(kLatencyLanes),
+                  ""} {}
+  void done(std::string label) {
+    ++progress_.done;
+    progress_.current = std::move(label);
+    if (options_.progress) options_.progress(progress_);
+  }
+
+ private:
+  const CalibrationOptions& options_;
+  CalibrationProgress progress_;
+};
+
+// The zero-atomic control and every (c, variant, pattern) cell of one (n, e).
+void measure_load_point(mb::AtomicStreamBench& bench, const SweepPlan& plan, int n, int e,
+                        ServiceTable& table, ProgressCounter& progress) {
+  mb::StreamConfig control;
+  control.warps_per_sm = n;
+  control.active_lanes = e;
+  control.control = true;
+  control.atomics_per_warp = plan.atomics_per_warp(n);
+  const Measured m = measure(bench, control, plan.repeats);
+  table.controls.push_back(ControlCell{n, e, m.s});
+  progress.done("control n=" + std::to_string(n) + " e=" + std::to_string(e));
+
+  for (double c : plan.axes.c) {
+    for (OpVariant v : plan.axes.variants) {
+      for (const Pattern& pat : plan.axes.patterns) {
+        mb::StreamConfig cfg;
+        cfg.warps_per_sm = n;
+        cfg.active_lanes = e;
+        cfg.cas_quarters = cas_quarters(c);
+        cfg.op = v;
+        cfg.pattern = pat;
+        cfg.atomics_per_warp = plan.atomics_per_warp(n);
+        const Measured cm = measure(bench, cfg, plan.repeats);
+        table.cells.push_back(Cell{n, e, c, v, pat, cm.s, cm.s_min, cm.s_max, cm.spread,
+                                   cm.sm_spread, cm.atomics_per_warp});
+        progress.done("n=" + std::to_string(n) + " e=" + std::to_string(e) + " c=" +
+                      std::to_string(c).substr(0, 4) + " " + enum_name(v) + " " + to_string(pat));
+      }
+    }
+  }
+}
+
+// Unloaded latency chains: one warp per SM, per op, pattern and lane count.
+void measure_latencies(mb::AtomicStreamBench& bench, const SweepPlan& plan, ServiceTable& table,
+                       ProgressCounter& progress) {
+  for (LatencyOp op : kLatencyOps) {
+    for (const Pattern& pat : plan.axes.patterns) {
+      for (int e : kLatencyLanes) {
+        mb::LatencyConfig cfg;
+        cfg.op = op;
+        cfg.pattern = pat;
+        cfg.active_lanes = e;
+        bench.run_latency(cfg);  // warm-up
+        std::vector<double> medians;
+        for (int r = 0; r < plan.repeats; ++r)
+          medians.push_back(median(bench.run_latency(cfg).cycles_per_atomic));
+        const SampleSummary r = summarize(medians);
+        table.latencies.push_back(LatencyCell{op, pat, e, r.median, r.min, r.max});
+        progress.done("latency " + enum_name(op) + " " + to_string(pat) + " e=" + std::to_string(e));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan,
                              const CalibrationOptions& options) {
   const auto t_begin = std::chrono::steady_clock::now();
-  const mb::DeviceSummary& dev = bench.device();
   ServiceTable table;
-  Provenance& p = table.provenance;
-  p.gpu_name = dev.name;
-  p.chip = options.chip;
-  p.compute_capability_major = dev.cc_major;
-  p.compute_capability_minor = dev.cc_minor;
-  p.sm_count = dev.sm_count;
-  p.max_warps_per_sm = dev.max_warps_per_sm;
-  p.nominal_clock_mhz = dev.clock_khz / 1000;
-  p.driver_version = mb::cuda_version_string(dev.driver_version);
-  p.cuda_runtime_version = mb::cuda_version_string(dev.runtime_version);
-  p.driver_release = mb::nvidia_driver_release();
-  p.created_utc = utc_now();
-  p.atomq_version = kVersion;
-  p.atomq_commit = kGitCommit;
-  p.grid_name = plan.name;
-  p.repeats = plan.repeats;
+  table.provenance = start_provenance(bench.device(), plan, options);
   table.axes = plan.axes;
-
+  Provenance& p = table.provenance;
   p.sm_clock_mhz_start = bench.measure_sm_clock_mhz();
   spdlog::info("calibrating {} ({} SMs, SM clock {:.0f} MHz under load), {} grid: {} cells",
-               dev.name, dev.sm_count, p.sm_clock_mhz_start, plan.name, plan.cell_count());
-
-  const size_t total = plan.cell_count() + plan.axes.n.size() * plan.axes.e.size() +
-                       std::size(kLatencyOps) * plan.axes.patterns.size() * std::size(kLatencyLanes);
-  CalibrationProgress progress{0, total, ""};
-  auto report = [&](std::string label) {
-    ++progress.done;
-    progress.current = std::move(label);
-    if (options.progress) options.progress(progress);
-  };
-
-  for (int n : plan.axes.n) {
-    for (int e : plan.axes.e) {
-      mb::StreamConfig control;
-      control.warps_per_sm = n;
-      control.active_lanes = e;
-      control.fao = mb::FaoVariant::kNone;
-      control.atomics_per_warp = plan.atomics_per_warp(n);
-      const Measured m = measure(bench, control, plan.repeats);
-      table.controls.push_back(ControlCell{n, e, m.s});
-      report("control n=" + std::to_string(n) + " e=" + std::to_string(e));
-
-      for (double c : plan.axes.c) {
-        for (OpVariant v : plan.axes.variants) {
-          for (const Pattern& pat : plan.axes.patterns) {
-            mb::StreamConfig cfg;
-            cfg.warps_per_sm = n;
-            cfg.active_lanes = e;
-            cfg.cas_quarters = cas_quarters(c);
-            cfg.fao = v == OpVariant::kPopcInc ? mb::FaoVariant::kPopcInc : mb::FaoVariant::kAdd;
-            cfg.pattern = to_bench_pattern(pat);
-            cfg.atomics_per_warp = plan.atomics_per_warp(n);
-            const Measured cm = measure(bench, cfg, plan.repeats);
-            table.cells.push_back(Cell{n, e, c, v, pat, cm.s, cm.s_min, cm.s_max, cm.spread,
-                                       cm.sm_spread, cm.atomics_per_warp});
-            report("n=" + std::to_string(n) + " e=" + std::to_string(e) + " c=" +
-                   std::to_string(c).substr(0, 4) + " " + to_string(v) + " " + to_string(pat));
-          }
-        }
-      }
-    }
-  }
-  for (LatencyOp op : kLatencyOps) {
-    for (const Pattern& pat : plan.axes.patterns) {
-      for (int e : kLatencyLanes) {
-        mb::LatencyConfig cfg;
-        cfg.op = op == LatencyOp::kCas ? mb::LatencyOp::kCas : mb::LatencyOp::kAdd;
-        cfg.pattern = to_bench_pattern(pat);
-        cfg.active_lanes = e;
-        bench.run_latency(cfg);  // warm-up
-        std::vector<double> medians;
-        for (int r = 0; r < plan.repeats; ++r) medians.push_back(median(bench.run_latency(cfg).cycles_per_atomic));
-        const RepeatSummary r = summarize_repeats(medians);
-        table.latencies.push_back(LatencyCell{op, pat, e, r.median, r.min, r.max});
-        report("latency " + to_string(op) + " " + to_string(pat) + " e=" + std::to_string(e));
-      }
-    }
-  }
+               p.device.name, p.device.sm_count, p.sm_clock_mhz_start, plan.name,
+               plan.cell_count());
+  ProgressCounter progress(plan, options);
+  for (int n : plan.axes.n)
+    for (int e : plan.axes.e) measure_load_point(bench, plan, n, e, table, progress);
+  measure_latencies(bench, plan, table, progress);
   p.sm_clock_mhz_end = bench.measure_sm_clock_mhz();
   p.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();

@@ -6,7 +6,7 @@ namespace atomq::microbench::kernels {
 
 struct LatencyArgs {
   int active_lanes;
-  int pattern_kind;   // PatternKind as int
+  int pattern_kind;   // pattern_code() in atomic_stream.cpp
   int conflict_k;
   int iterations;     // groups of kLatencyUnroll dependent atomics
   unsigned int zero;  // 0 at run time; the compiler cannot know it, so the chain is real

@@ -26,7 +26,7 @@ __device__ __forceinline__ unsigned int stream_word_index(int lane, int warp, in
 
 struct StreamArgs {
   int active_lanes;
-  int pattern_kind;  // PatternKind as int
+  int pattern_kind;  // pattern_code() in atomic_stream.cpp
   int conflict_k;
   int iterations;    // unrolled groups per warp
   unsigned int sentinel;  // never equal to the accumulator: keeps results alive

@@ -4,14 +4,14 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <fstream>
-#include <regex>
 #include <map>
 #include <stdexcept>
 
 #include "atomic_latency_kernels.cuh"
 #include "atomic_stream_kernels.cuh"
-#include "atomq/cuda_check.hpp"
+#include "atomq/cuda/check.hpp"
+#include "atomq/cuda/device_buffer.hpp"
+#include "atomq/cuda/device_query.hpp"
 
 namespace atomq::microbench {
 
@@ -22,94 +22,34 @@ constexpr int kMaxWarpsPerBlock = 32;
 constexpr int kStaticSharedBytes = kernels::kSharedWords * 4;
 constexpr int kReservedSharedPerBlock = 1024;  // the runtime's per-block reservation (sm_80+)
 
-int fao_index(FaoVariant v) {
-  switch (v) {
-    case FaoVariant::kPopcInc: return 0;
-    case FaoVariant::kAdd: return 1;
-    case FaoVariant::kNone: return 2;
-  }
-  return -1;
+// Kernel table index of a stream: 0 = POPC.INC, 1 = ADD, 2 = zero-atomic control.
+int stream_kernel_index(const StreamConfig& c) {
+  if (c.control) return 2;
+  return c.op == OpVariant::kPopcInc ? 0 : 1;
 }
 
-int pattern_index(PatternKind k) {
-  switch (k) {
-    case PatternKind::kDistinct: return 0;
-    case PatternKind::kBankConflict: return 1;
-    case PatternKind::kSameAddress: return 2;
-  }
-  return -1;
+// The kernels' pattern code: 0 = distinct banks, 1 = bank conflict, 2 = one word.
+int pattern_code(const Pattern& p) {
+  if (p.same_address()) return 2;
+  return p.bank_conflict() ? 1 : 0;
 }
-
-template <typename T>
-struct DeviceBuffer {
-  T* ptr = nullptr;
-  explicit DeviceBuffer(size_t count) { ATOMQ_CUDA(cudaMalloc(reinterpret_cast<void**>(&ptr), count * sizeof(T))); }
-  ~DeviceBuffer() { cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
 
 }  // namespace
 
-std::string cuda_version_string(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
-std::string nvidia_driver_release() {
-  std::ifstream in("/proc/driver/nvidia/version");
-  std::string line;
-  if (!in || !std::getline(in, line)) return "unknown";
-  static const std::regex release(R"((\d+\.\d+(\.\d+)?))");
-  const auto module = line.find("Kernel Module");
-  std::smatch m;
-  const std::string tail = module == std::string::npos ? line : line.substr(module);
-  return std::regex_search(tail, m, release) ? m[1].str() : "unknown";
-}
-
-int device_count() {
-  int count = 0;
-  ATOMQ_CUDA(cudaGetDeviceCount(&count));
-  return count;
-}
-
-DeviceSummary describe_device(int ordinal) {
-  DeviceSummary d;
-  cudaDeviceProp prop{};
-  ATOMQ_CUDA(cudaGetDeviceProperties(&prop, ordinal));
-  d.name = prop.name;
-  d.ordinal = ordinal;
-  d.sm_count = prop.multiProcessorCount;
-  d.cc_major = prop.major;
-  d.cc_minor = prop.minor;
-  d.max_warps_per_sm = prop.maxThreadsPerMultiProcessor / kWarpSize;
-  d.max_threads_per_block = prop.maxThreadsPerBlock;
-  d.shared_mem_per_sm = static_cast<long long>(prop.sharedMemPerMultiprocessor);
-  d.shared_mem_per_block_optin = static_cast<long long>(prop.sharedMemPerBlockOptin);
-  ATOMQ_CUDA(cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, ordinal));
-  ATOMQ_CUDA(cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
-  ATOMQ_CUDA(cudaDriverGetVersion(&d.driver_version));
-  ATOMQ_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
-  return d;
-}
-
 struct AtomicStreamBench::Impl {
-  DeviceSummary device;
+  DeviceInfo device;
   int max_blocks;
-  DeviceBuffer<unsigned long long> block_start;
-  DeviceBuffer<unsigned long long> block_end;
-  DeviceBuffer<unsigned int> block_smid;
-  DeviceBuffer<unsigned int> sink;
-  DeviceBuffer<unsigned long long> verify_sum;
+  DeviceBuffer block_start, block_end, block_smid, sink, verify_sum;
   cudaEvent_t begin{}, end{};
 
-  Impl(const DeviceSummary& d, int blocks)
+  Impl(const DeviceInfo& d, int blocks)
       : device(d),
         max_blocks(blocks),
-        block_start(blocks),
-        block_end(blocks),
-        block_smid(blocks),
-        sink(blocks),
-        verify_sum(1) {
+        block_start(blocks * sizeof(unsigned long long)),
+        block_end(blocks * sizeof(unsigned long long)),
+        block_smid(blocks * sizeof(unsigned int)),
+        sink(blocks * sizeof(unsigned int)),
+        verify_sum(sizeof(unsigned long long)) {
     ATOMQ_CUDA(cudaEventCreate(&begin));
     ATOMQ_CUDA(cudaEventCreate(&end));
   }
@@ -120,14 +60,14 @@ struct AtomicStreamBench::Impl {
 };
 
 namespace {
-DeviceSummary select_device(int ordinal) {
+DeviceInfo select_device(int ordinal) {
   ATOMQ_CUDA(cudaSetDevice(ordinal));
   return describe_device(ordinal);
 }
 }  // namespace
 
 AtomicStreamBench::AtomicStreamBench(int ordinal) {
-  const DeviceSummary d = select_device(ordinal);
+  const DeviceInfo d = select_device(ordinal);
   const int max_blocks_per_sm = (d.max_warps_per_sm + kMaxWarpsPerBlock - 1) / kMaxWarpsPerBlock;
   impl_ = std::make_unique<Impl>(d, d.sm_count * std::max(1, max_blocks_per_sm) * 2);
   const int max_dynamic = static_cast<int>(d.shared_mem_per_block_optin) - kStaticSharedBytes;
@@ -143,35 +83,33 @@ AtomicStreamBench::AtomicStreamBench(int ordinal) {
 
 AtomicStreamBench::~AtomicStreamBench() = default;
 
-const DeviceSummary& AtomicStreamBench::device() const { return impl_->device; }
+const DeviceInfo& AtomicStreamBench::device() const { return impl_->device; }
 
 namespace {
 
 // Checks shared by the stream and the latency benchmarks.
-void check_lanes_and_pattern(int active_lanes, const AddressPattern& pat) {
+void check_lanes_and_pattern(int active_lanes, const Pattern& pat) {
   if (active_lanes < 1 || active_lanes > kWarpSize)
     throw std::invalid_argument("active_lanes must be in 1..32");
-  if (pat.kind == PatternKind::kBankConflict && (pat.k < 2 || pat.k > 32 || (32 % pat.k) != 0))
+  if (!valid_pattern(pat))
     throw std::invalid_argument("bank-conflict degree k must be a power of two in 2..32");
 }
 
 // The conflict degree a kernel argument carries (1 unless a bank conflict).
-int conflict_k(const AddressPattern& pat) {
-  return pat.kind == PatternKind::kBankConflict ? pat.k : 1;
-}
+int conflict_k(const Pattern& pat) { return pat.bank_conflict() ? pat.conflict_degree : 1; }
 
 }  // namespace
 
 StreamResult AtomicStreamBench::run(const StreamConfig& config) {
-  const DeviceSummary& d = impl_->device;
+  const DeviceInfo& d = impl_->device;
   if (config.warps_per_sm < 1 || config.warps_per_sm > d.max_warps_per_sm)
     throw std::invalid_argument("warps_per_sm must be in 1.." + std::to_string(d.max_warps_per_sm));
   check_lanes_and_pattern(config.active_lanes, config.pattern);
   if (config.cas_quarters < 0 || config.cas_quarters > 4)
     throw std::invalid_argument("cas_quarters must be in 0..4");
-  if (config.fao == FaoVariant::kNone && config.cas_quarters != 0)
+  if (config.control && config.cas_quarters != 0)
     throw std::invalid_argument("the control stream has no CAS slots");
-  const AddressPattern& pat = config.pattern;
+  const Pattern& pat = config.pattern;
 
   // n warps per SM as blocks_per_sm equal blocks; dynamic shared memory makes exactly that
   // many blocks fit on one SM, so the load per SM is what was asked for.
@@ -190,20 +128,20 @@ StreamResult AtomicStreamBench::run(const StreamConfig& config) {
   const int iterations = std::max(1, (config.atomics_per_warp + kStreamUnroll - 1) / kStreamUnroll);
   kernels::StreamArgs args{};
   args.active_lanes = config.active_lanes;
-  args.pattern_kind = pattern_index(pat.kind);
+  args.pattern_kind = pattern_code(pat);
   args.conflict_k = conflict_k(pat);
   args.iterations = iterations;
   args.sentinel = 0xFFFFFFFFu;  // far above any accumulated value of a bounded stream
   args.verify = config.verify ? 1 : 0;
-  args.block_start = impl_->block_start.ptr;
-  args.block_end = impl_->block_end.ptr;
-  args.block_smid = impl_->block_smid.ptr;
-  args.sink = impl_->sink.ptr;
-  args.verify_sum = impl_->verify_sum.ptr;
+  args.block_start = impl_->block_start.as<unsigned long long>();
+  args.block_end = impl_->block_end.as<unsigned long long>();
+  args.block_smid = impl_->block_smid.as<unsigned int>();
+  args.sink = impl_->sink.as<unsigned int>();
+  args.verify_sum = impl_->verify_sum.as<unsigned long long>();
 
-  const void* kernel = kernels::atomic_stream_kernel_handle(fao_index(config.fao), config.cas_quarters);
+  const void* kernel = kernels::atomic_stream_kernel_handle(stream_kernel_index(config), config.cas_quarters);
   if (kernel == nullptr) throw std::invalid_argument("no kernel for this op variant");
-  if (config.verify) ATOMQ_CUDA(cudaMemset(impl_->verify_sum.ptr, 0, sizeof(unsigned long long)));
+  if (config.verify) ATOMQ_CUDA(cudaMemset(impl_->verify_sum.as<unsigned long long>(), 0, sizeof(unsigned long long)));
 
   void* params[] = {&args};
   ATOMQ_CUDA(cudaEventRecord(impl_->begin));
@@ -221,11 +159,11 @@ StreamResult AtomicStreamBench::run(const StreamConfig& config) {
 
   std::vector<unsigned long long> start(grid), stop(grid);
   std::vector<unsigned int> smid(grid);
-  ATOMQ_CUDA(cudaMemcpy(start.data(), impl_->block_start.ptr, grid * sizeof(start[0]), cudaMemcpyDeviceToHost));
-  ATOMQ_CUDA(cudaMemcpy(stop.data(), impl_->block_end.ptr, grid * sizeof(stop[0]), cudaMemcpyDeviceToHost));
-  ATOMQ_CUDA(cudaMemcpy(smid.data(), impl_->block_smid.ptr, grid * sizeof(smid[0]), cudaMemcpyDeviceToHost));
+  ATOMQ_CUDA(cudaMemcpy(start.data(), impl_->block_start.as<unsigned long long>(), grid * sizeof(start[0]), cudaMemcpyDeviceToHost));
+  ATOMQ_CUDA(cudaMemcpy(stop.data(), impl_->block_end.as<unsigned long long>(), grid * sizeof(stop[0]), cudaMemcpyDeviceToHost));
+  ATOMQ_CUDA(cudaMemcpy(smid.data(), impl_->block_smid.as<unsigned int>(), grid * sizeof(smid[0]), cudaMemcpyDeviceToHost));
   if (config.verify)
-    ATOMQ_CUDA(cudaMemcpy(&result.verify_sum, impl_->verify_sum.ptr, sizeof(unsigned long long),
+    ATOMQ_CUDA(cudaMemcpy(&result.verify_sum, impl_->verify_sum.as<unsigned long long>(), sizeof(unsigned long long),
                           cudaMemcpyDeviceToHost));
 
   struct SmSpan {
@@ -252,20 +190,20 @@ StreamResult AtomicStreamBench::run(const StreamConfig& config) {
 }
 
 LatencyResult AtomicStreamBench::run_latency(const LatencyConfig& config) {
-  const DeviceSummary& d = impl_->device;
+  const DeviceInfo& d = impl_->device;
   check_lanes_and_pattern(config.active_lanes, config.pattern);
-  const AddressPattern& pat = config.pattern;
+  const Pattern& pat = config.pattern;
   const int iterations =
       std::max(1, (config.chain_length + kernels::kLatencyUnroll - 1) / kernels::kLatencyUnroll);
 
   kernels::LatencyArgs args{};
   args.active_lanes = config.active_lanes;
-  args.pattern_kind = pattern_index(pat.kind);
+  args.pattern_kind = pattern_code(pat);
   args.conflict_k = conflict_k(pat);
   args.iterations = iterations;
   args.zero = 0u;
-  args.block_cycles = impl_->block_start.ptr;
-  args.sink = impl_->sink.ptr;
+  args.block_cycles = impl_->block_start.as<unsigned long long>();
+  args.sink = impl_->sink.as<unsigned int>();
   const void* kernel = kernels::atomic_latency_kernel_handle(config.op == LatencyOp::kCas ? 3 : 1);
   void* params[] = {&args};
   // One warp per SM: as many blocks as SMs, each too big in shared memory to share an SM.
@@ -277,7 +215,7 @@ LatencyResult AtomicStreamBench::run_latency(const LatencyConfig& config) {
   ATOMQ_CUDA(cudaDeviceSynchronize());
 
   std::vector<unsigned long long> cycles(d.sm_count);
-  ATOMQ_CUDA(cudaMemcpy(cycles.data(), impl_->block_start.ptr, cycles.size() * sizeof(cycles[0]),
+  ATOMQ_CUDA(cudaMemcpy(cycles.data(), impl_->block_start.as<unsigned long long>(), cycles.size() * sizeof(cycles[0]),
                         cudaMemcpyDeviceToHost));
   LatencyResult result;
   result.chain_length = static_cast<long long>(iterations) * kernels::kLatencyUnroll;
@@ -287,12 +225,13 @@ LatencyResult AtomicStreamBench::run_latency(const LatencyConfig& config) {
 }
 
 double AtomicStreamBench::measure_sm_clock_mhz() {
-  const DeviceSummary& d = impl_->device;
+  const DeviceInfo& d = impl_->device;
   const long long cycles = 4'000'000;  // about 2 ms at 2 GHz
-  DeviceBuffer<unsigned long long> out(d.sm_count);
+  DeviceBuffer out(d.sm_count * sizeof(unsigned long long));
   const void* kernel = kernels::clock_spin_kernel_handle();
   long long cycles_arg = cycles;
-  void* params[] = {&cycles_arg, &out.ptr};
+  unsigned long long* out_ptr = out.as<unsigned long long>();
+  void* params[] = {&cycles_arg, &out_ptr};
   float ms = 0.f;
   for (int pass = 0; pass < 2; ++pass) {  // the first pass wakes the clocks up
     ATOMQ_CUDA(cudaEventRecord(impl_->begin));

@@ -12,33 +12,6 @@
 
 namespace atomq::model {
 
-std::string to_string(UtilizationClass c) {
-  switch (c) {
-    case UtilizationClass::kSevere: return "severe";
-    case UtilizationClass::kPotential: return "potential";
-    case UtilizationClass::kNotAtomicBound: return "not_atomic_bound";
-    case UtilizationClass::kInsufficientData: return "insufficient_data";
-  }
-  return "insufficient_data";
-}
-
-std::string to_string(FindingKind k) {
-  switch (k) {
-    case FindingKind::kInsufficientData: return "insufficient_data";
-    case FindingKind::kUtilization: return "utilization";
-    case FindingKind::kHighUtilizationHighConflict: return "high_utilization_high_conflict";
-    case FindingKind::kHighUtilizationLowConflict: return "high_utilization_low_conflict";
-    case FindingKind::kCasHeavy: return "cas_heavy";
-    case FindingKind::kLatencyBound: return "latency_bound";
-    case FindingKind::kHiddenMemoryBottleneck: return "hidden_memory_bottleneck";
-    case FindingKind::kGlobalAtomicHotSpot: return "global_atomic_hot_spot";
-    case FindingKind::kImbalance: return "imbalance";
-    case FindingKind::kOutsideCalibratedRange: return "outside_calibrated_range";
-    case FindingKind::kTableMismatch: return "table_mismatch";
-  }
-  return "utilization";
-}
-
 const Finding* KernelAnalysis::find(FindingKind kind) const {
   for (const Finding& f : findings)
     if (f.kind == kind) return &f;
@@ -176,7 +149,7 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
   try {
     a.kernel_name = profile.kernel_name;
     a.chip = profile.device.chip;
-    a.table_chip = model.table().provenance.chip;
+    a.table_chip = model.table().provenance.device.chip;
     // A kernel without shared atomics leaves the unit idle: U = 0, not "insufficient data".
     const auto n = profile.counter(metric::kSharedAtomInst);
     if (n && *n == 0.0) {

@@ -37,14 +37,14 @@ json to_json(const Finding& f) {
   json evidence = json::array(), what_ifs = json::array();
   for (const Evidence& e : f.evidence) evidence.push_back(to_json(e));
   for (const WhatIf& w : f.what_ifs) what_ifs.push_back(to_json(w));
-  return {{"kind", to_string(f.kind)}, {"title", f.title},
+  return {{"kind", enum_name(f.kind)}, {"title", f.title},
           {"evidence", evidence},      {"details", f.details},
           {"recommendation", f.recommendation}, {"what_ifs", what_ifs}};
 }
 
 }  // namespace
 
-std::string analysis_to_json(const KernelAnalysis& a) {
+json analysis_json(const KernelAnalysis& a) {
   const ModelInputs& in = a.inputs;
   json doc;
   doc["format"] = kAnalysisFormat;
@@ -53,7 +53,7 @@ std::string analysis_to_json(const KernelAnalysis& a) {
   doc["chip"] = a.chip;
   doc["table_chip"] = a.table_chip;
   doc["evaluated"] = a.evaluated;
-  doc["class"] = to_string(a.utilization_class);
+  doc["class"] = enum_name(a.utilization_class);
   doc["inputs"] = {
       {"instructions", num(in.instructions)},
       {"fetch_and_op", num(in.fetch_and_op)},
@@ -61,7 +61,7 @@ std::string analysis_to_json(const KernelAnalysis& a) {
       {"cas_share", num(in.cas_share)},
       {"wavefronts_per_instruction", num(in.wavefronts_per_instruction)},
       {"active_lanes", num(in.active_lanes)},
-      {"active_lanes_origin", to_string(in.active_lanes_origin)},
+      {"active_lanes_origin", enum_name(in.active_lanes_origin)},
       {"queue_length_seed", num(in.queue_length_seed)},
       {"queue_length", num(a.queue_length)},
       {"queue_length_method", a.queue_length_method},
@@ -70,7 +70,7 @@ std::string analysis_to_json(const KernelAnalysis& a) {
       {"duration_ns", num(in.duration_ns)},
       {"clock_mhz", num(in.clock_mhz)},
       {"clock_source", in.clock_source},
-      {"op_variant", calibration::to_string(in.variant)},
+      {"op_variant", enum_name(in.variant)},
       {"op_variant_assumed", in.variant_assumed}};
   json clamps = json::array();
   for (const ClampNote& c : a.utilization.service.clamped)
@@ -98,8 +98,10 @@ std::string analysis_to_json(const KernelAnalysis& a) {
   for (const Finding& f : a.findings) findings.push_back(to_json(f));
   doc["findings"] = findings;
   doc["notes"] = a.notes;
-  return doc.dump(2) + "\n";
+  return doc;
 }
+
+std::string analysis_to_json(const KernelAnalysis& a) { return analysis_json(a).dump(2) + "\n"; }
 
 std::string comparison_to_json(const KernelComparison& c) {
   json doc;
@@ -107,8 +109,8 @@ std::string comparison_to_json(const KernelComparison& c) {
   doc["version"] = kAnalysisVersion;
   doc["kernel_a"] = c.kernel_a;
   doc["kernel_b"] = c.kernel_b;
-  doc["class_a"] = to_string(c.class_a);
-  doc["class_b"] = to_string(c.class_b);
+  doc["class_a"] = enum_name(c.class_a);
+  doc["class_b"] = enum_name(c.class_b);
   json rows = json::array();
   for (const ComparisonRow& r : c.rows)
     rows.push_back({{"quantity", r.quantity}, {"unit", r.unit}, {"a", num(r.a)},
@@ -130,14 +132,14 @@ std::string fit_residuals_csv(const calibration::ServiceTable& table, const Serv
     const calibration::Cell& c = table.cells[i];
     const VariantFit* f = fit.for_variant(c.variant);
     const double k = expected_wavefronts(c.pattern, c.e, c.c, c.variant);
-    out << calibration::to_string(c.variant) << ',' << calibration::to_string(c.pattern) << ','
+    out << enum_name(c.variant) << ',' << calibration::to_string(c.pattern) << ','
         << c.n << ',' << c.e << ',' << c.c << ',' << k << ',' << c.s << ','
         << (f ? f->predict(c.n, k) : std::nan("")) << ','
         << (i < fit.relative_residual.size() ? fit.relative_residual[i] : std::nan("")) << '\n';
   }
   out << "# variant,w0,w1,l0,l1,latency_floor,saturated_from_n,rms_rel,max_abs_rel\n";
   for (const VariantFit& f : fit.variants)
-    out << "# " << calibration::to_string(f.variant) << ',' << f.saturation.intercept << ','
+    out << "# " << enum_name(f.variant) << ',' << f.saturation.intercept << ','
         << f.saturation.slope << ',' << f.latency.intercept << ',' << f.latency.slope << ','
         << f.latency_floor << ',' << f.saturated_from_n << ',' << f.rms_relative_residual << ','
         << f.max_abs_relative_residual << '\n';

@@ -93,9 +93,9 @@ KernelComparison compare(const KernelAnalysis& a, const KernelAnalysis& b, const
                   : fmt::format("{} is more bound by the shared atomic unit (U {:.0f}%, {}, e "
                                 "{:.1f}, k {:.1f}) than {} (U {:.0f}%, {}, e {:.1f}, k {:.1f}).",
                                 hi.kernel_name, 100 * hi.utilization.mean,
-                                to_string(hi.utilization_class), hi.inputs.active_lanes,
+                                enum_name(hi.utilization_class), hi.inputs.active_lanes,
                                 hi.inputs.wavefronts_per_instruction, lo.kernel_name,
-                                100 * lo.utilization.mean, to_string(lo.utilization_class),
+                                100 * lo.utilization.mean, enum_name(lo.utilization_class),
                                 lo.inputs.active_lanes, lo.inputs.wavefronts_per_instruction);
   return c;
 }

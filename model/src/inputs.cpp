@@ -8,15 +8,6 @@
 
 namespace atomq::model {
 
-std::string to_string(Origin o) {
-  switch (o) {
-    case Origin::kMeasured: return "measured";
-    case Origin::kDerived: return "derived";
-    case Origin::kAssumed: return "assumed";
-  }
-  return "assumed";
-}
-
 namespace {
 
 std::string number(double v) {
@@ -140,13 +131,13 @@ void derive_device_facts(const KernelProfile& profile, const calibration::Proven
                          DerivedInputs& out) {
   ModelInputs& in = out.inputs;
   in.sm_count = profile.device.sm_count;
-  if (in.sm_count <= 0 && table && table->sm_count > 0) {
-    in.sm_count = table->sm_count;
+  if (in.sm_count <= 0 && table && table->device.sm_count > 0) {
+    in.sm_count = table->device.sm_count;
     out.notes.push_back("SM count taken from the calibration table");
   }
   in.max_warps_per_sm = profile.device.max_warps_per_sm;
-  if (in.max_warps_per_sm <= 0 && table && table->max_warps_per_sm > 0) {
-    in.max_warps_per_sm = table->max_warps_per_sm;
+  if (in.max_warps_per_sm <= 0 && table && table->device.max_warps_per_sm > 0) {
+    in.max_warps_per_sm = table->device.max_warps_per_sm;
     out.notes.push_back("max warps per SM taken from the calibration table");
   }
   if (in.max_warps_per_sm <= 0) out.problems.push_back({"device.max_warps_per_sm", "missing"});
@@ -242,8 +233,7 @@ void derive_time_and_clock(CounterReader& read, const KernelProfile& profile,
 void derive_op_variant(const KernelProfile& profile, DerivedInputs& out) {
   ModelInputs& in = out.inputs;
   if (profile.shared_atomic_variant) {
-    in.variant = *profile.shared_atomic_variant == "popc_inc" ? calibration::OpVariant::kPopcInc
-                                                              : calibration::OpVariant::kAdd;
+    in.variant = *profile.shared_atomic_variant;
     in.variant_assumed = false;
   } else {
     in.variant = calibration::OpVariant::kAdd;

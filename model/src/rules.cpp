@@ -3,6 +3,9 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "atomq/common/json_fields.hpp"
 
 namespace atomq::model {
 
@@ -41,25 +44,28 @@ const Rules& default_rules() {
   return rules;
 }
 
+namespace {
+struct RulesError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace
+
 std::string apply_rules_json(const std::string& json_text, Rules& rules) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return std::string("rules: not valid JSON: ") + e.what();
-  }
-  if (!doc.is_object()) return "rules: expected a JSON object";
+  const JsonFields<RulesError> r("rules");
   Rules updated = rules;
-  for (const auto& [key, value] : doc.items()) {
-    auto it = rule_fields().find(key);
-    if (it == rule_fields().end()) return "rules: unknown rule '" + key + "'";
-    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
-      return "rules: '" + key + "' must be a finite number >= 0";
-    updated.*(it->second) = value.get<double>();
+  try {
+    const nlohmann::json doc = r.parse_object(json_text);
+    for (const auto& [key, value] : doc.items()) {
+      auto it = rule_fields().find(key);
+      if (it == rule_fields().end()) r.fail(key, "unknown rule");
+      updated.*(it->second) = r.number(value, key, 0);
+    }
+    if (updated.potential_utilization > updated.severe_utilization)
+      r.fail("potential_utilization", "must not exceed 'severe_utilization'");
+    if (updated.replication_factor < 1) r.fail("replication_factor", "must be >= 1");
+  } catch (const RulesError& e) {
+    return e.what();
   }
-  if (updated.potential_utilization > updated.severe_utilization)
-    return "rules: 'potential_utilization' must not exceed 'severe_utilization'";
-  if (updated.replication_factor < 1) return "rules: 'replication_factor' must be >= 1";
   rules = updated;
   return {};
 }

@@ -1,6 +1,7 @@
 // The microbenchmark issues exactly the atomics it claims, and its timings are sane.
 #include <gtest/gtest.h>
 
+#include "atomq/common/statistics.hpp"
 #include "atomq/calibration/calibrator.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
 #include "gpu_guard.hpp"
@@ -10,8 +11,8 @@ namespace mb = atomq::microbench;
 namespace {
 
 struct Case {
-  mb::FaoVariant fao;
-  mb::AddressPattern pattern;
+  atomq::OpVariant op;
+  atomq::Pattern pattern;
   int warps;
   int lanes;
 };
@@ -25,16 +26,16 @@ TEST(AtomicStreamGpu, EveryAtomicIsExecutedExactlyOnce) {
   mb::AtomicStreamBench bench(0);
   const int sms = bench.device().sm_count;
   const Case cases[] = {
-      {mb::FaoVariant::kPopcInc, {mb::PatternKind::kDistinct, 1}, 8, 32},
-      {mb::FaoVariant::kPopcInc, {mb::PatternKind::kSameAddress, 1}, 64, 32},
-      {mb::FaoVariant::kAdd, {mb::PatternKind::kBankConflict, 32}, 4, 32},
-      {mb::FaoVariant::kAdd, {mb::PatternKind::kBankConflict, 4}, 48, 7},
-      {mb::FaoVariant::kAdd, {mb::PatternKind::kDistinct, 1}, 1, 1},
-      {mb::FaoVariant::kPopcInc, {mb::PatternKind::kBankConflict, 8}, 12, 24},
+      {atomq::OpVariant::kPopcInc, atomq::kDistinct, 8, 32},
+      {atomq::OpVariant::kPopcInc, atomq::kSameAddress, 64, 32},
+      {atomq::OpVariant::kAdd, atomq::bank_conflict(32), 4, 32},
+      {atomq::OpVariant::kAdd, atomq::bank_conflict(4), 48, 7},
+      {atomq::OpVariant::kAdd, atomq::kDistinct, 1, 1},
+      {atomq::OpVariant::kPopcInc, atomq::bank_conflict(8), 12, 24},
   };
   for (const Case& c : cases) {
     mb::StreamConfig cfg;
-    cfg.fao = c.fao;
+    cfg.op = c.op;
     cfg.pattern = c.pattern;
     cfg.warps_per_sm = c.warps;
     cfg.active_lanes = c.lanes;
@@ -53,14 +54,14 @@ TEST(AtomicStreamGpu, ControlStreamTouchesNothing) {
   ATOMQ_REQUIRE_GPU();
   mb::AtomicStreamBench bench(0);
   mb::StreamConfig cfg;
-  cfg.fao = mb::FaoVariant::kNone;
+  cfg.control = true;
   cfg.warps_per_sm = 32;
   cfg.verify = true;
   const mb::StreamResult r = bench.run(cfg);
   EXPECT_EQ(r.verify_sum, 0u);
   ASSERT_FALSE(r.cycles_per_inst.empty());
   // The loop alone costs far less than one cycle per would-be atomic.
-  EXPECT_LT(atomq::calibration::median(r.cycles_per_inst), 0.5);
+  EXPECT_LT(atomq::median(r.cycles_per_inst), 0.5);
 }
 
 TEST(AtomicStreamGpu, BadConfigurationIsRejected) {
@@ -73,9 +74,9 @@ TEST(AtomicStreamGpu, BadConfigurationIsRejected) {
   cfg.active_lanes = 33;
   EXPECT_THROW(bench.run(cfg), std::invalid_argument);
   cfg.active_lanes = 32;
-  cfg.pattern = {mb::PatternKind::kBankConflict, 3};
+  cfg.pattern = atomq::Pattern{3};
   EXPECT_THROW(bench.run(cfg), std::invalid_argument);
-  cfg.pattern = {mb::PatternKind::kDistinct, 1};
+  cfg.pattern = atomq::kDistinct;
   cfg.warps_per_sm = 33;  // does not split into equal blocks of <= 32 warps
   EXPECT_THROW(bench.run(cfg), std::invalid_argument);
 }
@@ -93,16 +94,16 @@ TEST(AtomicStreamGpu, SmClockIsPlausible) {
 TEST(AtomicStreamGpu, DependentChainLatencyIsOrdered) {
   ATOMQ_REQUIRE_GPU();
   mb::AtomicStreamBench bench(0);
-  auto latency = [&](mb::LatencyOp op, mb::PatternKind kind) {
+  auto latency = [&](atomq::LatencyOp op, atomq::Pattern pattern) {
     mb::LatencyConfig cfg;
     cfg.op = op;
-    cfg.pattern = {kind, 1};
+    cfg.pattern = pattern;
     const mb::LatencyResult r = bench.run_latency(cfg);
-    return atomq::calibration::median(r.cycles_per_atomic);
+    return atomq::median(r.cycles_per_atomic);
   };
-  const double add_distinct = latency(mb::LatencyOp::kAdd, mb::PatternKind::kDistinct);
-  const double add_same = latency(mb::LatencyOp::kAdd, mb::PatternKind::kSameAddress);
-  const double cas_same = latency(mb::LatencyOp::kCas, mb::PatternKind::kSameAddress);
+  const double add_distinct = latency(atomq::LatencyOp::kAdd, atomq::kDistinct);
+  const double add_same = latency(atomq::LatencyOp::kAdd, atomq::kSameAddress);
+  const double cas_same = latency(atomq::LatencyOp::kCas, atomq::kSameAddress);
   EXPECT_GT(add_distinct, 8.0);  // far above the ~1 cycle/instruction of a saturated stream
   EXPECT_GT(add_same, add_distinct + 16.0);
   EXPECT_GT(cas_same, add_same);

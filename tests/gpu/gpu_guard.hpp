@@ -5,14 +5,14 @@
 
 #include <string>
 
-#include "atomq/cuda_check.hpp"
-#include "atomq/microbench/atomic_stream.hpp"
+#include "atomq/cuda/check.hpp"
+#include "atomq/cuda/device_query.hpp"
 
 #define ATOMQ_REQUIRE_GPU()                                                        \
   do {                                                                             \
     std::string atomq_skip_reason;                                                 \
     try {                                                                          \
-      if (::atomq::microbench::device_count() == 0) atomq_skip_reason = "no CUDA device visible"; \
+      if (::atomq::device_count() == 0) atomq_skip_reason = "no CUDA device visible"; \
     } catch (const ::atomq::CudaError& e) {                                        \
       atomq_skip_reason = std::string("no usable GPU: ") + e.name();               \
     }                                                                              \

@@ -13,9 +13,9 @@ namespace metric = atomq::model::metric;
 namespace {
 
 struct Expected {
-  mb::FaoVariant fao;
+  atomq::OpVariant op;
   int cas_quarters;
-  mb::AddressPattern pattern;
+  atomq::Pattern pattern;
   int warps;
   double k_low, k_high;  // wavefronts per instruction
 };
@@ -27,17 +27,17 @@ TEST(InProcessProfileGpu, MicrobenchmarkCountsAreExact) {
   mb::AtomicStreamBench bench(0);
   const int sms = bench.device().sm_count;
   const Expected cases[] = {
-      {mb::FaoVariant::kPopcInc, 0, {mb::PatternKind::kDistinct, 1}, 8, 1.0, 1.0},
-      {mb::FaoVariant::kPopcInc, 0, {mb::PatternKind::kSameAddress, 1}, 16, 1.0, 1.0},
-      {mb::FaoVariant::kAdd, 0, {mb::PatternKind::kBankConflict, 32}, 4, 32.0, 32.0},
-      {mb::FaoVariant::kAdd, 0, {mb::PatternKind::kBankConflict, 8}, 32, 8.0, 8.0},
-      {mb::FaoVariant::kAdd, 2, {mb::PatternKind::kDistinct, 1}, 8, 1.0, 2.0},
-      {mb::FaoVariant::kAdd, 4, {mb::PatternKind::kDistinct, 1}, 8, 2.0, 2.5},
-      {mb::FaoVariant::kAdd, 4, {mb::PatternKind::kSameAddress, 1}, 8, 64.0, 64.0},
+      {atomq::OpVariant::kPopcInc, 0, atomq::kDistinct, 8, 1.0, 1.0},
+      {atomq::OpVariant::kPopcInc, 0, atomq::kSameAddress, 16, 1.0, 1.0},
+      {atomq::OpVariant::kAdd, 0, atomq::bank_conflict(32), 4, 32.0, 32.0},
+      {atomq::OpVariant::kAdd, 0, atomq::bank_conflict(8), 32, 8.0, 8.0},
+      {atomq::OpVariant::kAdd, 2, atomq::kDistinct, 8, 1.0, 2.0},
+      {atomq::OpVariant::kAdd, 4, atomq::kDistinct, 8, 2.0, 2.5},
+      {atomq::OpVariant::kAdd, 4, atomq::kSameAddress, 8, 64.0, 64.0},
   };
   for (const Expected& c : cases) {
     mb::StreamConfig cfg;
-    cfg.fao = c.fao;
+    cfg.op = c.op;
     cfg.cas_quarters = c.cas_quarters;
     cfg.pattern = c.pattern;
     cfg.warps_per_sm = c.warps;
@@ -74,7 +74,7 @@ TEST(InProcessProfileGpu, FilterSkipAndCount) {
   long long seen = 0;
   atomq::analyzer::KernelProfilingSession session(options, [&](const atomq::model::KernelProfile&) { ++seen; });
   for (int i = 0; i < 5; ++i) bench.run(cfg);      // matches: skip 1, profile 2, pass 2
-  cfg.fao = mb::FaoVariant::kPopcInc;
+  cfg.op = atomq::OpVariant::kPopcInc;
   bench.run(cfg);                                   // does not match
   session.finish();
   const auto s = session.stats();

@@ -80,7 +80,7 @@ wrong_version = work / "wrong_version.json"
 doc = json.loads(runs[0].read_text())
 doc["version"] = 9
 wrong_version.write_text(json.dumps(doc))
-for bad, field in ((not_run, '"format"'), (wrong_version, '"version"')):
+for bad, field in ((not_run, "'format'"), (wrong_version, "'version'")):
     p = report(bad, "-o", work / "bad.md")
     assert p.returncode == 1, (bad, p.stdout, p.stderr)
     assert str(bad) in p.stderr and field in p.stderr and p.stderr.count("\n") == 1, p.stderr

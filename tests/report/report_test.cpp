@@ -147,7 +147,7 @@ TEST(ReportMarkdown, PlainTablesWithEveryKernelAndItsClass) {
     const auto at = md.find(row);
     ASSERT_NE(at, std::string::npos) << k.label;
     const std::string line = md.substr(at, md.find('\n', at) - at);
-    EXPECT_NE(line.find("| " + model::to_string(k.analysis.utilization_class) + " |"), std::string::npos) << line;
+    EXPECT_NE(line.find("| " + enum_name(k.analysis.utilization_class) + " |"), std::string::npos) << line;
   }
   const auto conflict = md.find("| multi_kernel_app/add_conflict32 |");
   const std::string line = md.substr(conflict, md.find('\n', conflict) - conflict);

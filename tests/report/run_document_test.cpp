@@ -5,11 +5,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "atomq/analyzer/analysis_run.hpp"
 #include "atomq/report/recorded.hpp"
-#include "atomq/report/run_document.hpp"
+#include "atomq/report/report.hpp"
+#include "atomq/run_document/run_document.hpp"
 
 namespace atomq::report {
+
+using run::parse_run_document;
 namespace {
 
 using nlohmann::json;
@@ -43,38 +45,38 @@ TEST(RunDocument, RecordedRunsLoadWithTheirProvenance) {
     EXPECT_FALSE(run.profiles.empty()) << path;
     // The commit that recorded each file, as its README says.
     const bool rank_run = path.find("/rank_") != std::string::npos;
-    EXPECT_EQ(run.atomq_commit, rank_run ? "9a79cdc1b96b" : "26251588f68b") << path;
+    EXPECT_EQ(run.info.atomq_commit, rank_run ? "9a79cdc1b96b" : "26251588f68b") << path;
     for (const auto& p : run.profiles) EXPECT_EQ(p.device.chip, "GH100");
     kernels += run.profiles.size();
   }
   EXPECT_EQ(kernels, 12u + 6u);  // 12 histogram runs, 6 profiled launches of the test program
   const RunDocument hist = load_run_document(recorded("hist/naive_global-single.json"));
   EXPECT_EQ(hist.label, "naive_global-single");
-  EXPECT_EQ(hist.source, "in_process");
+  EXPECT_EQ(hist.info.source, "in_process");
 }
 
 TEST(RunDocument, RefusesWhatIsNotARunDocument) {
   expect_error_naming("{not json", {"not valid JSON"});
-  expect_error_naming("[1, 2]", {"not a JSON object"});
-  expect_error_naming(R"({"format": "atomq.service_table", "version": 1})", {"\"format\"", "atomq.service_table", "atomq.analysis_run"});
-  expect_error_naming(R"({"version": 1, "kernels": []})", {"\"format\" missing"});
+  expect_error_naming("[1, 2]", {"expected a JSON object"});
+  expect_error_naming(R"({"format": "atomq.service_table", "version": 1})", {"'format'", "atomq.service_table", "atomq.analysis_run"});
+  expect_error_naming(R"({"version": 1, "kernels": []})", {"'format'", "missing"});
 }
 
 TEST(RunDocument, RefusesAnotherVersion) {
   json doc = valid_document();
   doc["version"] = 2;
-  expect_error_naming(doc.dump(), {"\"version\"", "2"});
+  expect_error_naming(doc.dump(), {"'version'", "2"});
   doc["version"] = "1";
-  expect_error_naming(doc.dump(), {"\"version\""});
+  expect_error_naming(doc.dump(), {"'version'"});
 }
 
 TEST(RunDocument, NamesTheBadKernel) {
   json doc = valid_document();
   doc.erase("kernels");
-  expect_error_naming(doc.dump(), {"\"kernels\""});
+  expect_error_naming(doc.dump(), {"'kernels'"});
   doc = valid_document();
   doc["kernels"][0].erase("profile");
-  expect_error_naming(doc.dump(), {"kernels[0]", "\"profile\""});
+  expect_error_naming(doc.dump(), {"kernels[0].profile", "missing"});
   doc = valid_document();
   doc["kernels"][0]["profile"]["version"] = 7;
   expect_error_naming(doc.dump(), {"kernels[0].profile", "version"});

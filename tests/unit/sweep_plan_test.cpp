@@ -1,3 +1,4 @@
+#include "atomq/common/statistics.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
 
 #include <gtest/gtest.h>
@@ -50,8 +51,8 @@ TEST(SweepPlan, AtomicsPerWarpKeepEachSmBusy) {
 }
 
 TEST(Statistics, MedianAndQuantile) {
-  EXPECT_DOUBLE_EQ(cal::median({3.0, 1.0, 2.0}), 2.0);
-  EXPECT_DOUBLE_EQ(cal::median({4.0, 1.0, 2.0, 3.0}), 2.5);
-  EXPECT_DOUBLE_EQ(cal::quantile({0.0, 10.0}, 0.9), 9.0);
-  EXPECT_THROW(cal::median({}), std::invalid_argument);
+  EXPECT_DOUBLE_EQ(atomq::median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(atomq::median({4.0, 1.0, 2.0, 3.0}), 2.5);
+  EXPECT_DOUBLE_EQ(atomq::quantile({0.0, 10.0}, 0.9), 9.0);
+  EXPECT_THROW(atomq::median({}), std::invalid_argument);
 }

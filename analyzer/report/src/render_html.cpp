@@ -35,7 +35,7 @@ std::string script_safe(std::string text) {
 }
 
 std::string class_span(model::UtilizationClass c) {
-  const std::string name = model::to_string(c);
+  const std::string name = enum_name(c);
   return "<span class=\"class-" + name + "\">" + escape(name) + "</span>";
 }
 
@@ -67,7 +67,7 @@ void summary_table(std::string& h, const std::vector<ReportKernel>& kernels) {
 }
 
 void finding_block(std::string& h, const model::Finding& f) {
-  h += "<div class=\"finding\"><h4>" + escape(f.title) + " <code>" + escape(model::to_string(f.kind)) + "</code></h4>\n";
+  h += "<div class=\"finding\"><h4>" + escape(f.title) + " <code>" + escape(enum_name(f.kind)) + "</code></h4>\n";
   if (!f.recommendation.empty()) h += "<p class=\"recommendation\">" + escape(f.recommendation) + "</p>\n";
   if (!f.what_ifs.empty()) {
     h += "<table>\n";
@@ -113,7 +113,7 @@ json chart_data(const Report& report) {
   json kernels = json::array(), what_ifs = json::array(), curves = json::array(), comparisons = json::array();
   for (const auto& k : report.kernels) {
     const auto& a = k.analysis;
-    kernels.push_back({{"label", k.label}, {"evaluated", a.evaluated}, {"class", model::to_string(a.utilization_class)},
+    kernels.push_back({{"label", k.label}, {"evaluated", a.evaluated}, {"class", enum_name(a.utilization_class)},
                        {"u_mean", a.utilization.mean}, {"u_max", a.utilization.max}, {"n", a.queue_length},
                        {"s", a.utilization.service.cycles}});
     if (k.best_what_if)
@@ -167,7 +167,7 @@ std::string render_html(const Report& report) {
   h += fmt::format("<p>Service-time table <code>{}</code> ({}): {} {}, {} grid, driver {}, measured {} by atomq {}. "
                    "U is the share of time the SM's shared atomic unit is busy; n̂ warps in flight, e active lanes, "
                    "c CAS share, k wavefronts per instruction, S the calibrated service time.</p>\n",
-                   escape(report.table_path), escape(report.table_origin), escape(p.gpu_name), escape(p.chip),
+                   escape(report.table_path), escape(report.table_origin), escape(p.device.name), escape(p.device.chip),
                    escape(p.grid_name), escape(p.driver_release), escape(p.created_utc), escape(p.atomq_commit));
 
   h += "<h2>Summary</h2>\n<div class=\"grid2\">\n";

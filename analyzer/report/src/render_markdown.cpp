@@ -41,19 +41,19 @@ void summary_table(std::string& md, const std::vector<ReportKernel>& kernels) {
     const auto& a = k.analysis;
     if (!a.evaluated) {
       table_row(md, {k.label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-",
-                     model::to_string(a.utilization_class), "-", "-"});
+                     enum_name(a.utilization_class), "-", "-"});
       continue;
     }
     table_row(md, {k.label, duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
                    number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
                    number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
-                   model::to_string(a.utilization_class), k.best_what_if ? k.best_what_if->change : "-",
+                   enum_name(a.utilization_class), k.best_what_if ? k.best_what_if->change : "-",
                    k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
   }
 }
 
 void finding_section(std::string& md, const model::Finding& f) {
-  md += fmt::format("**{}** (`{}`)\n\n", f.title, model::to_string(f.kind));
+  md += fmt::format("**{}** (`{}`)\n\n", f.title, enum_name(f.kind));
   if (!f.evidence.empty()) {
     md += "Evidence:\n\n";
     for (const auto& e : f.evidence) md += fmt::format("- {}: {}\n", e.name, evidence_value(e));
@@ -79,7 +79,7 @@ void kernel_section(std::string& md, const ReportKernel& k) {
   md += fmt::format("- time: {}\n", duration(k.duration_ns));
   if (a.evaluated) {
     md += fmt::format("- class: **{}**; U mean {} (max over SMs {}; {} to {} with n̂ halved / doubled)\n",
-                      model::to_string(a.utilization_class), percent(a.utilization.mean), percent(a.utilization.max),
+                      enum_name(a.utilization_class), percent(a.utilization.mean), percent(a.utilization.max),
                       percent(a.utilization.low), percent(a.utilization.high));
     md += fmt::format("- n̂ = {} warps ({}), e = {}, c = {}, k = {}, S = {} cycles per warp instruction\n",
                       number(a.queue_length), a.queue_length_method, number(a.inputs.active_lanes),
@@ -121,7 +121,7 @@ std::string render_markdown(const Report& report) {
   if (!report.notes.empty()) md.resize(md.size() - 2), md += "\n";
   const auto& p = report.table_provenance;
   md += fmt::format("Service-time table: `{}` ({}): {} {}, {} grid, driver {}, measured {} by atomq {}.\n\n",
-                    report.table_path, report.table_origin, p.gpu_name, p.chip, p.grid_name, p.driver_release,
+                    report.table_path, report.table_origin, p.device.name, p.device.chip, p.grid_name, p.driver_release,
                     p.created_utc, p.atomq_commit);
   md += "U is the share of time the SM's shared atomic unit is busy (queueing model, docs/model.md); "
         "n̂ warps in flight, e active lanes, c CAS share, k wavefronts per instruction, S the calibrated "

@@ -20,13 +20,13 @@ std::string render_terminal_summary(const Report& report) {
     const std::string label = k.label.size() > width ? k.label.substr(0, width - 1) + "~" : k.label;
     if (!a.evaluated) {
       out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width, duration(k.duration_ns),
-                         "-", "-", "-", "-", "-", "-", model::to_string(a.utilization_class));
+                         "-", "-", "-", "-", "-", "-", enum_name(a.utilization_class));
       continue;
     }
     out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width, duration(k.duration_ns),
                        percent(a.utilization.mean), percent(a.utilization.max), number(a.queue_length),
                        number(a.inputs.active_lanes), number(a.inputs.cas_share),
-                       number(a.inputs.wavefronts_per_instruction), model::to_string(a.utilization_class));
+                       number(a.inputs.wavefronts_per_instruction), enum_name(a.utilization_class));
   }
   out += "\n";
   for (const auto& k : report.kernels) {

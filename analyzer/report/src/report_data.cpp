@@ -144,8 +144,8 @@ Report build_report(const ReportRequest& request) {
   if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
   for (const auto* runs : {&request.runs, &request.baseline_runs})
     for (const auto& run : *runs) {
-      std::string line = run.label + ": `" + run.command + "` (" + (run.source.empty() ? "unknown source" : run.source);
-      if (!run.atomq_commit.empty()) line += ", recorded by atomq " + run.atomq_version + " " + run.atomq_commit;
+      std::string line = run.label + ": `" + run.info.command + "` (" + (run.info.source.empty() ? "unknown source" : run.info.source);
+      if (!run.info.atomq_commit.empty()) line += ", recorded by atomq " + run.info.atomq_version + " " + run.info.atomq_commit;
       line += runs == &request.baseline_runs ? ", baseline)" : ")";
       report.runs.push_back(line);
     }

@@ -55,7 +55,7 @@ std::string launch_summary(const model::KernelProfile& p) {
   std::string s = fmt::format("grid {} x block {}", p.launch.blocks(), p.launch.threads_per_block());
   if (!p.device.name.empty()) s += ", " + p.device.name;
   if (p.device.sm_count > 0) s += fmt::format(" ({} SMs)", p.device.sm_count);
-  if (p.shared_atomic_variant) s += ", shared atomics " + std::string(*p.shared_atomic_variant == "popc_inc" ? "ATOMS.POPC.INC" : "ATOMS.ADD");
+  if (p.shared_atomic_variant) s += ", shared atomics " + std::string(*p.shared_atomic_variant == OpVariant::kPopcInc ? "ATOMS.POPC.INC" : "ATOMS.ADD");
   return s;
 }
 

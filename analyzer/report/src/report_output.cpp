@@ -1,6 +1,7 @@
 // Writing a report: the format follows the file name; files are replaced atomically.
 #include <cctype>
 
+#include "atomq/common/atomic_file.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/report/report.hpp"
 
@@ -25,7 +26,7 @@ ReportFormat report_format_for_path(const std::string& path) {
 void write_report(const Report& report, const std::string& path) {
   const std::string text =
       report_format_for_path(path) == ReportFormat::kHtml ? render_html(report) : render_markdown(report);
-  calibration::write_file_atomically(path, text);
+  write_file_atomically(path, text);
 }
 
 }  // namespace atomq::report

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "atomq/analyzer/analysis_run.hpp"
+#include "atomq/run_document/profile_stream.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
 
 #define CHECK(call)                                                                       \
@@ -143,11 +143,11 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::unique_ptr<atomq::analyzer::ProfileStreamWriter> writer;
+  std::unique_ptr<atomq::run::ProfileStreamWriter> writer;
   std::unique_ptr<atomq::analyzer::KernelProfilingSession> session;
   if (!in_process.empty()) {
     std::remove(in_process.c_str());
-    writer = std::make_unique<atomq::analyzer::ProfileStreamWriter>(in_process);
+    writer = std::make_unique<atomq::run::ProfileStreamWriter>(in_process);
     session = std::make_unique<atomq::analyzer::KernelProfilingSession>(
         atomq::analyzer::ProfilerOptions{}, [&](const atomq::model::KernelProfile& p) { writer->write(p); });
   }

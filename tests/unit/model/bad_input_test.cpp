@@ -138,7 +138,7 @@ TEST_F(BadInput, MissingDeviceFactsFallBackToTheTableOrAreNamed) {
   EXPECT_TRUE(analyze(p, model).evaluated);  // the table knows: 64
 
   calibration::ServiceTable bare = test::make_h200_like_table();
-  bare.provenance.max_warps_per_sm = 0;
+  bare.provenance.device.max_warps_per_sm = 0;
   const ServiceTimeModel without(bare);
   const KernelAnalysis a = analyze(p, without);
   EXPECT_FALSE(a.evaluated);

@@ -1,5 +1,5 @@
 // Tables and profiles built in code for the model tests. The table follows the H200's shape
-// (h200-reference.md): S = max(W, L / n) with W = wavefronts x 1 cycle and L = the unloaded
+// (docs/calibration.md): S = max(W, L / n) with W = wavefronts x 1 cycle and L = the unloaded
 // latency; oracle_s is the closed form, so tests can check the model against it.
 #pragma once
 
@@ -36,12 +36,12 @@ inline double oracle_chain_latency(calibration::LatencyOp op, double serialized_
 inline calibration::ServiceTable make_h200_like_table() {
   calibration::ServiceTable t;
   auto& p = t.provenance;
-  p.gpu_name = "Test H200";
-  p.chip = "GH100";
-  p.compute_capability_major = 9;
-  p.sm_count = 132;
-  p.max_warps_per_sm = 64;
-  p.nominal_clock_mhz = 1980;
+  p.device.name = "Test H200";
+  p.device.chip = "GH100";
+  p.device.compute_capability_major = 9;
+  p.device.sm_count = 132;
+  p.device.max_warps_per_sm = 64;
+  p.device.clock_khz = 1980000;
   p.sm_clock_mhz_start = p.sm_clock_mhz_end = 1980;
   p.grid_name = "test";
   p.repeats = 1;
@@ -80,7 +80,7 @@ struct ProfileSpec {
   int sm_count = 132;
   double busiest_share = 1.0;            // busiest SM's wavefronts / the mean SM's
   double clock_mhz = 1980;
-  std::optional<std::string> variant = std::string("add");
+  std::optional<OpVariant> variant = OpVariant::kAdd;
   std::optional<double> dram_bytes;
   double dram_peak = 0;
 };

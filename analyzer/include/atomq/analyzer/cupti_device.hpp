@@ -1,21 +1,30 @@
-// What CUPTI says about one device: its chip name and whether counters can be read here.
+// What CUPTI says about one device: its chip name (into atomq::DeviceInfo) and whether
+// counters can be read here.
 #pragma once
 
+#include <array>
 #include <string>
+
+#include "atomq/common/device_info.hpp"
+#include "atomq/common/enum_names.hpp"
 
 namespace atomq::analyzer {
 
 enum class CounterAccess { kReadable, kNoPermission, kUnsupported, kError };
-std::string to_string(CounterAccess a);
+constexpr std::array<EnumName<CounterAccess>, 4> enum_names(CounterAccess) {
+  return {{{CounterAccess::kReadable, "yes"},
+           {CounterAccess::kNoPermission, "no (permission)"},
+           {CounterAccess::kUnsupported, "no (unsupported)"},
+           {CounterAccess::kError, "unknown"}}};
+}
 
-struct CuptiDeviceInfo {
-  std::string chip;            // e.g. "GH100"; empty when CUPTI could not tell
-  CounterAccess counters = CounterAccess::kError;
-  std::string detail;          // the reason when counters are not readable
+struct CounterAvailability {
+  CounterAccess access = CounterAccess::kError;
+  std::string detail;  // the reason when counters are not readable
 };
 
-// Needs a driver; creates the primary context of the device. Never throws for CUPTI
-// failures: they are reported in the result.
-CuptiDeviceInfo probe_cupti_device(int ordinal);
+// Needs a driver; creates the primary context of the device. Sets device.chip (left empty
+// when CUPTI cannot tell). Never throws for CUPTI failures: they are reported in the result.
+CounterAvailability probe_cupti_device(int ordinal, DeviceInfo& device);
 
 }  // namespace atomq::analyzer

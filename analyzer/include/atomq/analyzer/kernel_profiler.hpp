@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "atomq/analyzer/analysis_run.hpp"  // SessionStats
+#include "atomq/run_document/run_document.hpp"  // SessionStats
 #include "atomq/model/kernel_profile.hpp"
 
 namespace atomq::analyzer {
+
+using run::SessionStats;
 
 struct ProfilerOptions {
   std::vector<std::string> metrics;           // default: atomq_metric_names()

@@ -28,8 +28,4 @@ struct CalibrationOptions {
 ServiceTable run_calibration(microbench::AtomicStreamBench& bench, const SweepPlan& plan,
                              const CalibrationOptions& options);
 
-// Statistics used for every cell (exposed for tests).
-double median(std::vector<double> v);
-double quantile(std::vector<double> v, double q);
-
 }  // namespace atomq::calibration

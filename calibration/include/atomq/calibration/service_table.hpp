@@ -10,39 +10,28 @@
 #include <string>
 #include <vector>
 
+#include "atomq/common/device_info.hpp"
+#include "atomq/common/shared_atomic.hpp"
+
 namespace atomq::calibration {
 
 inline constexpr const char* kServiceTableFormat = "atomq.service_table";
 inline constexpr int kServiceTableVersion = 1;
 
-// Non-CAS slots of the measured stream. At c = 1 both variants are the same pure-CAS stream.
-enum class OpVariant { kPopcInc, kAdd };
-std::string to_string(OpVariant v);                 // "popc_inc", "add"
-std::optional<OpVariant> op_variant_from_string(const std::string& s);
-
-// Address pattern of one warp's active lanes. conflict_degree: 1 = distinct banks,
-// k = k-way bank conflict (k lanes per bank on different words), 0 = all lanes on one word.
-struct Pattern {
-  int conflict_degree = 1;
-  bool same_address() const { return conflict_degree == 0; }
-  bool operator==(const Pattern& o) const { return conflict_degree == o.conflict_degree; }
-};
-std::string to_string(const Pattern& p);            // "distinct", "conflict2".."conflict32", "same"
-std::optional<Pattern> pattern_from_string(const std::string& s);
+// The stream vocabulary (op variant, address pattern, latency op) is defined once, in
+// atomq/common/shared_atomic.hpp; the table names its values with the same names.
+using atomq::LatencyOp;
+using atomq::OpVariant;
+using atomq::Pattern;
+using atomq::pattern_from_string;
+using atomq::to_string;
 
 struct Provenance {
-  std::string gpu_name;
-  std::string chip;               // CUPTI chip name, e.g. "GH100"
-  int compute_capability_major = 0;
-  int compute_capability_minor = 0;
-  int sm_count = 0;
-  int max_warps_per_sm = 0;
-  int nominal_clock_mhz = 0;      // device attribute
+  DeviceInfo device;              // name, chip, compute capability, SMs, warps per SM,
+                                  // nominal clock, driver and runtime versions
   double sm_clock_mhz_start = 0;  // measured under load before the sweep
   double sm_clock_mhz_end = 0;    // ... and after it
-  std::string driver_version;     // e.g. "13.0" (CUDA driver API version)
   std::string driver_release;     // kernel module release, e.g. "580.159.04" ("unknown" if unreadable)
-  std::string cuda_runtime_version;
   std::string created_utc;        // ISO 8601
   std::string atomq_version;
   std::string atomq_commit;
@@ -84,10 +73,6 @@ struct ControlCell {
 
 // Unloaded latency (n = 1): cycles from issue to result of one atomic whose address depends
 // on the previous result. The response time of an unqueued atomic, for Little's law.
-enum class LatencyOp { kAdd, kCas };
-std::string to_string(LatencyOp op);                // "add", "cas"
-std::optional<LatencyOp> latency_op_from_string(const std::string& s);
-
 struct LatencyCell {
   LatencyOp op = LatencyOp::kAdd;
   Pattern pattern;
@@ -110,6 +95,9 @@ struct ServiceTable {
   const LatencyCell* find_latency(LatencyOp op, const Pattern& p, int e) const;
 };
 
+// Two CAS shares are one axis value (within 1e-9).
+bool same_cas_share(double a, double b);
+
 // A malformed, truncated or wrong-version table. what() names the file and the field.
 class TableError : public std::runtime_error {
  public:
@@ -122,8 +110,7 @@ ServiceTable load_service_table(const std::string& path);
 std::string serialize_service_table(const ServiceTable& table);  // pretty JSON
 std::string service_table_csv(const ServiceTable& table);        // one row per cell
 
-// Write via a temp file in the same folder + rename: readers never see a half-written file.
-void write_file_atomically(const std::string& path, const std::string& content);
+// Written through atomq::write_file_atomically, after a round trip through the reader.
 void save_service_table(const ServiceTable& table, const std::string& path);
 
 }  // namespace atomq::calibration

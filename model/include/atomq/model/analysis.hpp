@@ -12,10 +12,17 @@
 #include "atomq/model/rules.hpp"
 #include "atomq/model/service_time.hpp"
 
+#include "atomq/common/enum_names.hpp"
+
 namespace atomq::model {
 
 enum class UtilizationClass { kSevere, kPotential, kNotAtomicBound, kInsufficientData };
-std::string to_string(UtilizationClass c);  // "severe", "potential", "not_atomic_bound", ...
+constexpr std::array<EnumName<UtilizationClass>, 4> enum_names(UtilizationClass) {
+  return {{{UtilizationClass::kSevere, "severe"},
+           {UtilizationClass::kPotential, "potential"},
+           {UtilizationClass::kNotAtomicBound, "not_atomic_bound"},
+           {UtilizationClass::kInsufficientData, "insufficient_data"}}};
+}
 
 enum class FindingKind {
   kInsufficientData,
@@ -30,7 +37,20 @@ enum class FindingKind {
   kOutsideCalibratedRange,
   kTableMismatch,
 };
-std::string to_string(FindingKind k);  // stable ids: "insufficient_data", ...
+// Stable ids, used in the analysis JSON and the report.
+constexpr std::array<EnumName<FindingKind>, 11> enum_names(FindingKind) {
+  return {{{FindingKind::kInsufficientData, "insufficient_data"},
+           {FindingKind::kUtilization, "utilization"},
+           {FindingKind::kHighUtilizationHighConflict, "high_utilization_high_conflict"},
+           {FindingKind::kHighUtilizationLowConflict, "high_utilization_low_conflict"},
+           {FindingKind::kCasHeavy, "cas_heavy"},
+           {FindingKind::kLatencyBound, "latency_bound"},
+           {FindingKind::kHiddenMemoryBottleneck, "hidden_memory_bottleneck"},
+           {FindingKind::kGlobalAtomicHotSpot, "global_atomic_hot_spot"},
+           {FindingKind::kImbalance, "imbalance"},
+           {FindingKind::kOutsideCalibratedRange, "outside_calibrated_range"},
+           {FindingKind::kTableMismatch, "table_mismatch"}}};
+}
 
 struct Evidence {
   std::string name;

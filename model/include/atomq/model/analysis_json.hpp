@@ -2,6 +2,7 @@
 // {"format": "atomq.analysis", "version": 1, ...} and "atomq.comparison" (docs/model.md).
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
@@ -15,7 +16,8 @@ inline constexpr const char* kAnalysisFormat = "atomq.analysis";
 inline constexpr const char* kComparisonFormat = "atomq.comparison";
 inline constexpr int kAnalysisVersion = 1;
 
-std::string analysis_to_json(const KernelAnalysis& analysis);
+nlohmann::json analysis_json(const KernelAnalysis& analysis);
+std::string analysis_to_json(const KernelAnalysis& analysis);  // the same, as pretty text
 std::string comparison_to_json(const KernelComparison& comparison);
 
 // One row per table cell: the measured S next to the fitted S and the relative residual,

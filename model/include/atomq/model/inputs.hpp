@@ -1,8 +1,9 @@
-// The model's inputs derived from a KernelProfile's counters (DESIGN.md §3, docs/model.md):
+// The model's inputs derived from a KernelProfile's counters (docs/model.md, "Inputs from counters"):
 // N_f, N_c, N, c, n̂ (seed estimate), e, k, T. Missing, non-finite, negative or inconsistent
 // counters become DataProblems naming the counter; nothing here throws or divides by zero.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,7 +16,9 @@ namespace atomq::model {
 
 // How a quantity was obtained: read from a counter, derived from counters, or assumed.
 enum class Origin { kMeasured, kDerived, kAssumed };
-std::string to_string(Origin o);
+constexpr std::array<EnumName<Origin>, 3> enum_names(Origin) {
+  return {{{Origin::kMeasured, "measured"}, {Origin::kDerived, "derived"}, {Origin::kAssumed, "assumed"}}};
+}
 
 struct DataProblem {
   std::string field;  // the counter or profile field

@@ -8,6 +8,12 @@
 #include <stdexcept>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "atomq/common/device_info.hpp"
+#include "atomq/common/enum_names.hpp"
+#include "atomq/common/shared_atomic.hpp"
+
 namespace atomq::model {
 
 inline constexpr const char* kKernelProfileFormat = "atomq.kernel_profile";
@@ -15,8 +21,12 @@ inline constexpr int kKernelProfileVersion = 1;
 
 // Where the numbers came from.
 enum class CounterSource { kInProcess, kInjected, kNcuCsv, kSynthetic };
-std::string to_string(CounterSource s);  // "in_process", "injected", "ncu_csv", "synthetic"
-std::optional<CounterSource> counter_source_from_string(const std::string& s);
+constexpr std::array<EnumName<CounterSource>, 4> enum_names(CounterSource) {
+  return {{{CounterSource::kInProcess, "in_process"},
+           {CounterSource::kInjected, "injected"},
+           {CounterSource::kNcuCsv, "ncu_csv"},
+           {CounterSource::kSynthetic, "synthetic"}}};
+}
 
 struct LaunchConfig {
   std::array<long long, 3> grid{1, 1, 1};
@@ -31,16 +41,9 @@ struct LaunchConfig {
   long long blocks() const { return grid[0] * grid[1] * grid[2]; }
 };
 
-struct DeviceInfo {
-  std::string name;            // "NVIDIA H200"
-  std::string chip;            // CUPTI chip name, "GH100"
-  int compute_capability_major = 0;
-  int compute_capability_minor = 0;
-  int sm_count = 0;            // 0 = unknown
-  int max_warps_per_sm = 0;    // 0 = unknown
-  double sm_clock_mhz = 0;     // measured or locked clock during the run; 0 = unknown
-  double dram_peak_bytes_per_s = 0;  // reachable DRAM bandwidth; 0 = unknown
-};
+// The profile carries name, chip, compute capability, SM count, warps per SM, the SM clock
+// during the run and the reachable DRAM bandwidth of atomq's one device description.
+using atomq::DeviceInfo;
 
 struct KernelProfile {
   std::string kernel_name;
@@ -52,9 +55,9 @@ struct KernelProfile {
   // Raw counters keyed by full metric name with rollup, e.g. "sm__cycles_active.max".
   std::map<std::string, double> counters;
 
-  // From the SASS of the kernel: "popc_inc" when the non-CAS shared atomics are
-  // ATOMS.POPC.INC (result unused: same-address lanes merge), "add" otherwise.
-  std::optional<std::string> shared_atomic_variant;
+  // From the SASS of the kernel: kPopcInc when the non-CAS shared atomics are
+  // ATOMS.POPC.INC (result unused: same-address lanes merge), kAdd otherwise.
+  std::optional<OpVariant> shared_atomic_variant;
   // Useful updates the kernel performs (known for built-in targets or given by the user):
   // gives CAS retry amplification.
   std::optional<double> useful_updates;
@@ -72,8 +75,12 @@ class ProfileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The document as JSON (what the run document and the profile stream embed) and as text.
+nlohmann::json kernel_profile_to_json(const KernelProfile& profile);
 std::string serialize_kernel_profile(const KernelProfile& profile);  // pretty JSON
 // Strict: format, version, types and required fields are checked; throws ProfileError.
+// source_name names the document in errors (a file, or a file and a line).
+KernelProfile kernel_profile_from_json(const nlohmann::json& doc, const std::string& source_name);
 KernelProfile parse_kernel_profile(const std::string& json_text, const std::string& source_name);
 KernelProfile load_kernel_profile(const std::string& path);
 

@@ -1,6 +1,7 @@
 // The counter names the model reads, in one place. A KernelProfile stores counters by their
 // full name including the rollup (".sum", ".avg", ".max"), so any collector (in-process CUPTI,
-// injection, an ncu CSV import) can fill it. Meanings on GH100: shared/docs cupti.md §5.
+// injection, an ncu CSV import) can fill it. What each means on GH100: docs/model.md, "Inputs
+// from counters".
 #pragma once
 
 namespace atomq::model::metric {

@@ -7,7 +7,7 @@
 namespace atomq::model {
 
 // Wavefronts per warp instruction that pattern p produces with e active lanes and CAS share
-// c (counters in h200-reference.md): lanes sharing a bank on different words are serialized
+// c (as the H200 counters show, docs/model.md): lanes sharing a bank on different words are serialized
 // (k-way conflict with e lanes: max(1, ceil(e k / 32))); lanes on one word merge for
 // ATOMS.POPC.INC and are serialized for ATOMS.ADD; ATOMS.CAS takes two wavefronts per
 // serialized lane (CAS on one word: 2 e).

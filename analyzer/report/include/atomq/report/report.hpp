@@ -11,9 +11,13 @@
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/comparison.hpp"
-#include "atomq/report/run_document.hpp"
+#include "atomq/run_document/run_document.hpp"
 
 namespace atomq::report {
+
+using run::RunDocument;
+using run::RunDocumentError;
+using run::load_run_document;
 
 // A bad report request (unknown kernel label in a pair, no kernels at all, no HTML support).
 class ReportError : public std::runtime_error {

@@ -1,0 +1,70 @@
+// The analyzer's output: one document per analyzed program, "atomq.analysis_run" v1, written
+// by `atomq analyze` and `atomq hist --analyze` and read by `atomq report` (docs/analyzer.md).
+// The one definition of that schema: format, version, writer and reader live here.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/kernel_profile.hpp"
+
+namespace atomq::run {
+
+inline constexpr const char* kRunDocumentFormat = "atomq.analysis_run";
+inline constexpr int kRunDocumentVersion = 1;
+
+// Counts of launches a profiling session saw, by what became of them.
+struct SessionStats {
+  long long launches_seen = 0;
+  long long launches_profiled = 0;
+  long long launches_filtered = 0;   // name filter, skip or count limit
+  long long graph_launches = 0;      // graph launches and launches captured into graphs: not profiled
+  long long failed = 0;              // profiling errors (the launch itself still ran)
+  size_t passes = 0;
+  std::string last_error;
+};
+
+// Everything about a run but its kernels.
+struct RunInfo {
+  std::string command;        // the profiled program and its arguments, or the CSV file
+  std::string source;         // "injected", "in_process", "ncu_csv"
+  std::string table_path;
+  std::string table_chip;
+  std::vector<std::string> warnings;
+  int program_exit_code = 0;
+  SessionStats launches;
+  std::string atomq_version;  // the build that wrote the document (set by the writer)
+  std::string atomq_commit;
+};
+
+// A run document as read back. The report evaluates the profiles again with the current
+// model and table, so a run recorded with an older build shows what this build concludes.
+struct RunDocument {
+  std::string path;   // where it was read from (or the source name given)
+  std::string label;  // file name without folder and ".json": names the run in the report
+  RunInfo info;
+  std::vector<model::KernelProfile> profiles;  // in launch order
+};
+
+// Not a run document, wrong version, or a malformed kernel. what() names the file and field.
+class RunDocumentError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The document; `analyses` may be shorter than `profiles` (kernels without an analysis).
+nlohmann::json run_document_json(const RunInfo& info,
+                                 const std::vector<model::KernelProfile>& profiles,
+                                 const std::vector<model::KernelAnalysis>& analyses);
+// Written atomically (temporary file + rename).
+void write_run_document(const std::string& path, const RunInfo& info,
+                        const std::vector<model::KernelProfile>& profiles,
+                        const std::vector<model::KernelAnalysis>& analyses);
+
+RunDocument parse_run_document(const std::string& json_text, const std::string& source_name);
+RunDocument load_run_document(const std::string& path);
+
+}  // namespace atomq::run

@@ -1,0 +1,87 @@
+#include "atomq/run_document/profile_stream.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace atomq::run {
+
+using nlohmann::json;
+
+json stats_message(const SessionStats& s) {
+  return json{{"kind", "stats"},
+              {"launches_seen", s.launches_seen},
+              {"launches_profiled", s.launches_profiled},
+              {"launches_filtered", s.launches_filtered},
+              {"graph_launches", s.graph_launches},
+              {"failed", s.failed},
+              {"passes", s.passes},
+              {"last_error", s.last_error}};
+}
+
+json error_message(const std::string& text) { return json{{"kind", "error"}, {"message", text}}; }
+
+SessionStats stats_from_message(const json& j) {
+  SessionStats s;
+  s.launches_seen = j.value("launches_seen", 0LL);
+  s.launches_profiled = j.value("launches_profiled", 0LL);
+  s.launches_filtered = j.value("launches_filtered", 0LL);
+  s.graph_launches = j.value("graph_launches", 0LL);
+  s.failed = j.value("failed", 0LL);
+  s.passes = j.value("passes", size_t{0});
+  s.last_error = j.value("last_error", std::string());
+  return s;
+}
+
+ProfileStreamWriter::ProfileStreamWriter(const std::string& path) {
+  file_ = std::fopen(path.c_str(), "a");
+  if (file_ == nullptr) throw std::runtime_error(path + ": cannot open for writing");
+}
+
+ProfileStreamWriter::~ProfileStreamWriter() {
+  if (file_) std::fclose(file_);
+}
+
+void ProfileStreamWriter::write_line(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::fputs(line.c_str(), file_);
+  std::fputc('\n', file_);
+  std::fflush(file_);
+}
+
+void ProfileStreamWriter::write(const model::KernelProfile& profile) {
+  write_line(model::kernel_profile_to_json(profile).dump());
+}
+
+void ProfileStreamWriter::write_message(const json& message) {
+  write_line(json{{"collector", message}}.dump());
+}
+
+ProfileStream read_profile_stream(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the profile stream");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  ProfileStream stream;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string where = path + ":" + std::to_string(i + 1);
+    json j;
+    try {
+      j = json::parse(lines[i]);
+    } catch (const json::parse_error&) {
+      if (i + 1 == lines.size()) {  // the program died while this line was written
+        stream.notes.push_back(where + ": truncated last line skipped");
+        continue;
+      }
+      throw std::runtime_error(where + ": not valid JSON");
+    }
+    if (j.is_object() && j.contains("collector")) {
+      stream.messages.push_back(j["collector"]);
+      continue;
+    }
+    stream.profiles.push_back(model::kernel_profile_from_json(j, where));
+  }
+  return stream;
+}
+
+}  // namespace atomq::run

@@ -1,0 +1,87 @@
+#include <filesystem>
+
+#include "atomq/common/json_fields.hpp"
+#include "atomq/run_document/run_document.hpp"
+
+namespace atomq::run {
+
+namespace {
+
+using nlohmann::json;
+using Fields = JsonFields<RunDocumentError>;
+
+std::string label_from_path(const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.extension() == ".json" ? p.stem().string() : p.filename().string();
+}
+
+SessionStats read_launches(const Fields& r, const json& doc) {
+  SessionStats s;
+  const json* launches = r.optional_member(doc, "", "launches");
+  if (launches == nullptr) return s;
+  auto count = [&](const char* key) {
+    const json* v = r.optional_member(*launches, "launches", key);
+    return v ? r.integer(*v, json_path("launches", key), 0) : 0;
+  };
+  s.launches_seen = count("seen");
+  s.launches_profiled = count("profiled");
+  s.launches_filtered = count("filtered");
+  s.graph_launches = count("in_graphs_not_profiled");
+  s.failed = count("failed");
+  if (const json* passes = r.optional_member(doc, "", "replay_passes"))
+    s.passes = static_cast<size_t>(r.integer(*passes, "replay_passes", 0));
+  return s;
+}
+
+RunInfo read_info(const Fields& r, const json& doc) {
+  RunInfo info;
+  info.command = r.optional_str(doc, "", "command");
+  info.source = r.optional_str(doc, "", "source");
+  info.atomq_version = r.optional_str(doc, "", "atomq_version");
+  info.atomq_commit = r.optional_str(doc, "", "atomq_commit");
+  if (const json* table = r.optional_member(doc, "", "table")) {
+    info.table_path = r.optional_str(*table, "table", "path");
+    info.table_chip = r.optional_str(*table, "table", "chip");
+  }
+  if (const json* warnings = r.optional_member(doc, "", "warnings")) {
+    r.array(*warnings, "warnings", EmptyArray::kAllowed);
+    for (size_t i = 0; i < warnings->size(); ++i)
+      info.warnings.push_back(r.str((*warnings)[i], json_path("warnings", i)));
+  }
+  if (const json* code = r.optional_member(doc, "", "program_exit_code"))
+    info.program_exit_code = static_cast<int>(r.integer(*code, "program_exit_code"));
+  info.launches = read_launches(r, doc);
+  return info;
+}
+
+}  // namespace
+
+RunDocument parse_run_document(const std::string& json_text, const std::string& source_name) {
+  const Fields r(source_name);
+  const json doc = r.parse_object(json_text);
+  if (!doc.contains("format"))
+    r.fail("format", "missing: not an atomq run document (write one with `atomq analyze` or "
+                     "`atomq hist --analyze`)");
+  r.require_format(doc, kRunDocumentFormat, kRunDocumentVersion);
+  RunDocument run;
+  run.path = source_name;
+  run.label = label_from_path(source_name);
+  run.info = read_info(r, doc);
+  const json& kernels = r.array(doc, "", "kernels", EmptyArray::kAllowed);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const std::string field = json_path("kernels", i);
+    const json& profile = r.member(kernels[i], field, "profile");
+    try {
+      run.profiles.push_back(model::kernel_profile_from_json(profile, source_name + ": " + field + ".profile"));
+    } catch (const model::ProfileError& e) {
+      throw RunDocumentError(e.what());
+    }
+  }
+  return run;
+}
+
+RunDocument load_run_document(const std::string& path) {
+  return parse_run_document(Fields::read_file(path), path);
+}
+
+}  // namespace atomq::run

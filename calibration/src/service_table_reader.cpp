@@ -1,0 +1,246 @@
+// The service table's reader: schema, version, axes, completeness of the grid, finite
+// positive values. Every error names the file and the field (atomq::JsonFields).
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <tuple>
+#include <type_traits>
+
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/common/json_fields.hpp"
+#include "atomq/common/statistics.hpp"
+
+namespace atomq::calibration {
+
+namespace {
+
+using nlohmann::json;
+using Fields = JsonFields<TableError>;
+
+int positive_int(const Fields& r, const json& j, const std::string& path, const char* key) {
+  return static_cast<int>(r.integer(j, path, key, 1, std::numeric_limits<int>::max()));
+}
+
+// The compact CUDA version text "13.0" back to the API number 13000.
+int cuda_version_number(const Fields& r, const json& j, const std::string& path, const char* key) {
+  int major = 0, minor = 0;
+  const std::string text = r.str(j, path, key);
+  if (!parse_compute_capability(text, major, minor))
+    r.fail(json_path(path, key), "expected 'major.minor', got '" + text + "'");
+  return major * 1000 + minor * 10;
+}
+
+DeviceInfo read_device(const Fields& r, const json& j, const std::string& path) {
+  DeviceInfo d;
+  d.name = r.str(j, path, "gpu_name");
+  d.chip = r.str(j, path, "chip");
+  const std::string cc = r.str(j, path, "compute_capability");
+  if (!parse_compute_capability(cc, d.compute_capability_major, d.compute_capability_minor))
+    r.fail(path + ".compute_capability", "expected 'major.minor', got '" + cc + "'");
+  d.sm_count = positive_int(r, j, path, "sm_count");
+  d.max_warps_per_sm = positive_int(r, j, path, "max_warps_per_sm");
+  d.clock_khz = static_cast<int>(r.integer(j, path, "nominal_clock_mhz", 0, 1000000)) * 1000;
+  d.driver_version = cuda_version_number(r, j, path, "driver_version");
+  d.runtime_version = cuda_version_number(r, j, path, "cuda_runtime_version");
+  return d;
+}
+
+Provenance read_provenance(const Fields& r, const json& doc) {
+  const std::string path = "provenance";
+  const json& j = r.member(doc, "", "provenance");
+  Provenance p;
+  p.device = read_device(r, j, path);
+  p.sm_clock_mhz_start = r.number(j, path, "sm_clock_mhz_start");
+  p.sm_clock_mhz_end = r.number(j, path, "sm_clock_mhz_end");
+  // Added after the first tables were written: optional, "unknown" when absent.
+  p.driver_release = r.optional_str(j, path, "driver_release", "unknown");
+  p.created_utc = r.str(j, path, "created_utc");
+  p.atomq_version = r.str(j, path, "atomq_version");
+  p.atomq_commit = r.str(j, path, "atomq_commit");
+  p.grid_name = r.str(j, path, "grid");
+  p.repeats = positive_int(r, j, path, "repeats");
+  p.wall_seconds = r.number(j, path, "wall_seconds");
+  return p;
+}
+
+// One axis: every element read by `element`; numbers strictly increasing, names distinct.
+template <typename T, typename ReadElement>
+std::vector<T> read_axis(const Fields& r, const json& axes, const char* key, ReadElement element) {
+  const std::string path = json_path("axes", key);
+  const json& values = r.array(axes, "axes", key);
+  std::vector<T> out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const T v = element(values[i], json_path(path, i));
+    if constexpr (std::is_arithmetic_v<T>) {
+      if (!out.empty() && !(out.back() < v))
+        r.fail(json_path(path, i), "axis values must be strictly increasing");
+    } else if (std::find(out.begin(), out.end(), v) != out.end()) {
+      r.fail(json_path(path, i), "duplicate");
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+Pattern read_pattern(const Fields& r, const json& v, const std::string& field) {
+  const auto parsed = v.is_string() ? pattern_from_string(v.get<std::string>()) : std::nullopt;
+  if (!parsed)
+    r.fail(field, "unknown address pattern " + v.dump() +
+                      " (expected \"distinct\", \"conflictK\" or \"same\")");
+  return *parsed;
+}
+
+Axes read_axes(const Fields& r, const json& doc) {
+  const json& j = r.member(doc, "", "axes");
+  Axes a;
+  auto int_in = [&](long long hi) {
+    return [&r, hi](const json& v, const std::string& f) {
+      if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > hi)
+        r.fail(f, "expected an integer in 1.." + std::to_string(hi));
+      return v.get<int>();
+    };
+  };
+  a.n = read_axis<int>(r, j, "n", int_in(1024));
+  a.e = read_axis<int>(r, j, "e", int_in(32));
+  a.c = read_axis<double>(r, j, "c", [&](const json& v, const std::string& f) {
+    if (!v.is_number() || !(v.get<double>() >= 0.0) || v.get<double>() > 1.0)
+      r.fail(f, "expected a number in 0..1");
+    return v.get<double>();
+  });
+  a.variants = read_axis<OpVariant>(r, j, "variants", [&](const json& v, const std::string& f) {
+    return r.enumerated<OpVariant>(v, f);
+  });
+  a.patterns = read_axis<Pattern>(r, j, "patterns", [&](const json& v, const std::string& f) {
+    return read_pattern(r, v, f);
+  });
+  return a;
+}
+
+// Index of `value` on `axis`, or a failure naming the cell's field.
+template <typename T, typename Same>
+int axis_index(const Fields& r, const std::vector<T>& axis, const T& value, Same same,
+               const std::string& field, const std::string& shown, const char* axis_name) {
+  for (size_t i = 0; i < axis.size(); ++i)
+    if (same(axis[i], value)) return static_cast<int>(i);
+  r.fail(field, "value " + shown + " is not on axes." + axis_name);
+}
+
+// A measured value with its smallest and largest repeat: "<key>", "<key>_min", "<key>_max",
+// with 0 < min <= value <= max.
+SampleSummary read_repeats(const Fields& r, const json& j, const std::string& path,
+                           const std::string& key, const char* what) {
+  SampleSummary s;
+  s.median = r.number(j, path, key);
+  s.min = r.number(j, path, key + "_min");
+  s.max = r.number(j, path, key + "_max");
+  if (!(s.median > 0)) r.fail(json_path(path, key), std::string(what) + " must be positive");
+  if (!(s.min > 0 && s.min <= s.median && s.median <= s.max))
+    r.fail(json_path(path, key + "_min"),
+           "expected 0 < " + key + "_min <= " + key + " <= " + key + "_max");
+  return s;
+}
+
+Cell read_cell(const Fields& r, const json& j, const std::string& path) {
+  Cell c;
+  c.n = static_cast<int>(r.integer(j, path, "n"));
+  c.e = static_cast<int>(r.integer(j, path, "e"));
+  c.c = r.number(j, path, "c");
+  c.variant = r.enumerated<OpVariant>(j, path, "variant");
+  c.pattern = read_pattern(r, r.member(j, path, "pattern"), path + ".pattern");
+  const SampleSummary s = read_repeats(r, j, path, "s", "service time");
+  c.s = s.median;
+  c.s_min = s.min;
+  c.s_max = s.max;
+  c.spread = r.number(j, path, "spread");
+  c.sm_spread = r.number(j, path, "sm_spread");
+  c.atomics_per_warp = r.integer(j, path, "atomics_per_warp");
+  if (c.spread < 0 || c.sm_spread < 0) r.fail(path + ".spread", "must not be negative");
+  if (c.atomics_per_warp <= 0) r.fail(path + ".atomics_per_warp", "must be positive");
+  return c;
+}
+
+std::vector<Cell> read_cells(const Fields& r, const json& doc, const Axes& axes) {
+  using CellKey = std::tuple<int, int, int, int, int>;  // axis indices of n, e, c, variant, pattern
+  const auto equal = [](const auto& a, const auto& b) { return a == b; };
+  std::set<CellKey> seen;
+  std::vector<Cell> cells;
+  const json& list = r.array(doc, "", "cells");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("cells", i);
+    const Cell c = read_cell(r, list[i], path);
+    const CellKey key{
+        axis_index(r, axes.n, c.n, equal, path + ".n", std::to_string(c.n), "n"),
+        axis_index(r, axes.e, c.e, equal, path + ".e", std::to_string(c.e), "e"),
+        axis_index(r, axes.c, c.c, same_cas_share, path + ".c", std::to_string(c.c), "c"),
+        axis_index(r, axes.variants, c.variant, equal, path + ".variant", enum_name(c.variant), "variants"),
+        axis_index(r, axes.patterns, c.pattern, equal, path + ".pattern", to_string(c.pattern), "patterns")};
+    if (!seen.insert(key).second) r.fail(path, "duplicate grid cell");
+    cells.push_back(c);
+  }
+  const size_t expected = axes.n.size() * axes.e.size() * axes.c.size() * axes.variants.size() *
+                          axes.patterns.size();
+  if (cells.size() != expected)
+    r.fail("cells", "grid incomplete: " + std::to_string(cells.size()) + " cells, axes need " +
+                        std::to_string(expected) + " (truncated file?)");
+  return cells;
+}
+
+std::vector<ControlCell> read_controls(const Fields& r, const json& doc) {
+  std::vector<ControlCell> out;
+  const json& list = r.array(doc, "", "controls");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("controls", i);
+    ControlCell c;
+    c.n = static_cast<int>(r.integer(list[i], path, "n"));
+    c.e = static_cast<int>(r.integer(list[i], path, "e"));
+    c.cycles_per_slot = r.number(list[i], path, "cycles_per_slot");
+    if (c.cycles_per_slot < 0) r.fail(path + ".cycles_per_slot", "must not be negative");
+    out.push_back(c);
+  }
+  return out;
+}
+
+void read_latencies(const Fields& r, const json& doc, ServiceTable& t) {
+  const json& list = r.array(doc, "", "latencies");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("latencies", i);
+    const json& j = list[i];
+    LatencyCell c;
+    c.op = r.enumerated<LatencyOp>(j, path, "op");
+    c.pattern = read_pattern(r, r.member(j, path, "pattern"), path + ".pattern");
+    c.e = static_cast<int>(r.integer(j, path, "e", 1, 32));
+    const SampleSummary cycles = read_repeats(r, j, path, "cycles", "latency");
+    c.cycles = cycles.median;
+    c.cycles_min = cycles.min;
+    c.cycles_max = cycles.max;
+    if (t.find_latency(c.op, c.pattern, c.e) != nullptr) r.fail(path, "duplicate latency cell");
+    t.latencies.push_back(c);
+  }
+}
+
+}  // namespace
+
+ServiceTable parse_service_table(const std::string& json_text, const std::string& source) {
+  const Fields r(source);
+  const json doc = r.parse_object(json_text);
+  try {
+    r.require_format(doc, kServiceTableFormat, kServiceTableVersion);
+  } catch (const TableError& e) {
+    if (doc.contains("format") && doc["format"] == kServiceTableFormat)
+      throw TableError(std::string(e.what()) + "; re-run atomq calibrate");
+    throw;
+  }
+  ServiceTable t;
+  t.provenance = read_provenance(r, doc);
+  t.axes = read_axes(r, doc);
+  t.cells = read_cells(r, doc, t.axes);
+  t.controls = read_controls(r, doc);
+  read_latencies(r, doc, t);
+  return t;
+}
+
+ServiceTable load_service_table(const std::string& path) {
+  return parse_service_table(Fields::read_file(path), path);
+}
+
+}  // namespace atomq::calibration

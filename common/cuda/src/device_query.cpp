@@ -1,0 +1,36 @@
+#include "atomq/cuda/device_query.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "atomq/cuda/check.hpp"
+
+namespace atomq {
+
+int device_count() {
+  int count = 0;
+  ATOMQ_CUDA(cudaGetDeviceCount(&count));
+  return count;
+}
+
+DeviceInfo describe_device(int ordinal) {
+  constexpr int kWarpSize = 32;
+  DeviceInfo d;
+  cudaDeviceProp prop{};
+  ATOMQ_CUDA(cudaGetDeviceProperties(&prop, ordinal));
+  d.name = prop.name;
+  d.ordinal = ordinal;
+  d.sm_count = prop.multiProcessorCount;
+  d.compute_capability_major = prop.major;
+  d.compute_capability_minor = prop.minor;
+  d.max_warps_per_sm = prop.maxThreadsPerMultiProcessor / kWarpSize;
+  d.max_threads_per_block = prop.maxThreadsPerBlock;
+  d.shared_mem_per_sm = static_cast<long long>(prop.sharedMemPerMultiprocessor);
+  d.shared_mem_per_block_optin = static_cast<long long>(prop.sharedMemPerBlockOptin);
+  ATOMQ_CUDA(cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, ordinal));
+  ATOMQ_CUDA(cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+  ATOMQ_CUDA(cudaDriverGetVersion(&d.driver_version));
+  ATOMQ_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
+  return d;
+}
+
+}  // namespace atomq

@@ -1,0 +1,40 @@
+#include "atomq/common/device_info.hpp"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace atomq {
+
+std::string DeviceInfo::compute_capability() const {
+  return std::to_string(compute_capability_major) + "." + std::to_string(compute_capability_minor);
+}
+
+bool parse_compute_capability(const std::string& text, int& major, int& minor) {
+  std::istringstream in(text);
+  int ma = 0, mi = 0;
+  char dot = 0;
+  if (!(in >> ma >> dot >> mi) || dot != '.' || ma < 0 || mi < 0) return false;
+  in >> std::ws;
+  if (!in.eof()) return false;
+  major = ma;
+  minor = mi;
+  return true;
+}
+
+std::string cuda_version_string(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+std::string nvidia_driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!in || !std::getline(in, line)) return "unknown";
+  static const std::regex release(R"((\d+\.\d+(\.\d+)?))");
+  const auto module = line.find("Kernel Module");
+  std::smatch m;
+  const std::string tail = module == std::string::npos ? line : line.substr(module);
+  return std::regex_search(tail, m, release) ? m[1].str() : "unknown";
+}
+
+}  // namespace atomq
