@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "run_report.hpp"
+#include "terminal.hpp"
 #include "atomq/report/report.hpp"
 #include "atomq/run_document/run_document.hpp"
 #include "commands.hpp"
@@ -60,8 +61,9 @@ int run_report(const ReportArgs& args) {
 }  // namespace
 
 void add_report_command(CLI::App& app, CommandRunner& selected) {
-  auto args = std::make_shared<ReportArgs>();
-  auto* sub = app.add_subcommand("report", "bottleneck report (HTML with charts, or Markdown) from run documents");
+  auto [sub, args] = add_command(app, selected, "report",
+                                 "bottleneck report (HTML with charts, or Markdown) from run documents",
+                                 &run_report);
   sub->add_option("runs", args->runs, "run documents written by `atomq analyze` or `atomq hist --analyze`")
       ->required()
       ->check(CLI::ExistingFile);
@@ -73,7 +75,6 @@ void add_report_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--table", args->table, "service-time table (default: calibrated or bundled for the runs' chip)");
   sub->add_option("--title", args->title, "report title")->capture_default_str();
   sub->add_flag("-q,--quiet", args->quiet, "no terminal summary");
-  sub->callback([args, &selected] { selected = [args] { return run_report(*args); }; });
 }
 
 }  // namespace atomq::cli
