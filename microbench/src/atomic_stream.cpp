@@ -98,6 +98,31 @@ void check_lanes_and_pattern(int active_lanes, const Pattern& pat) {
 // The conflict degree a kernel argument carries (1 unless a bank conflict).
 int conflict_k(const Pattern& pat) { return pat.bank_conflict() ? pat.conflict_degree : 1; }
 
+// Each SM's span from its first block's start to its last block's end, per instruction; SMs
+// that did not get exactly `blocks_per_sm` blocks are counted as skipped.
+void cycles_per_sm(const std::vector<unsigned long long>& start,
+                   const std::vector<unsigned long long>& stop, const std::vector<unsigned int>& smid,
+                   int blocks_per_sm, double insts_per_sm, StreamResult& result) {
+  struct SmSpan {
+    unsigned long long first = ~0ull, last = 0;
+    int blocks = 0;
+  };
+  std::map<unsigned int, SmSpan> per_sm;
+  for (size_t b = 0; b < smid.size(); ++b) {
+    SmSpan& s = per_sm[smid[b]];
+    s.first = std::min(s.first, start[b]);
+    s.last = std::max(s.last, stop[b]);
+    ++s.blocks;
+  }
+  for (const auto& [id, s] : per_sm) {
+    if (s.blocks != blocks_per_sm) {
+      ++result.sms_skipped;
+      continue;
+    }
+    result.cycles_per_inst.push_back(static_cast<double>(s.last - s.first) / insts_per_sm);
+  }
+}
+
 }  // namespace
 
 StreamResult AtomicStreamBench::run(const StreamConfig& config) {
@@ -166,25 +191,8 @@ StreamResult AtomicStreamBench::run(const StreamConfig& config) {
     ATOMQ_CUDA(cudaMemcpy(&result.verify_sum, impl_->verify_sum.as<unsigned long long>(), sizeof(unsigned long long),
                           cudaMemcpyDeviceToHost));
 
-  struct SmSpan {
-    unsigned long long first = ~0ull, last = 0;
-    int blocks = 0;
-  };
-  std::map<unsigned int, SmSpan> per_sm;
-  for (int b = 0; b < grid; ++b) {
-    SmSpan& s = per_sm[smid[b]];
-    s.first = std::min(s.first, start[b]);
-    s.last = std::max(s.last, stop[b]);
-    ++s.blocks;
-  }
-  const double insts_per_sm = static_cast<double>(config.warps_per_sm) * result.atomics_per_warp;
-  for (const auto& [id, s] : per_sm) {
-    if (s.blocks != blocks_per_sm) {
-      ++result.sms_skipped;
-      continue;
-    }
-    result.cycles_per_inst.push_back(static_cast<double>(s.last - s.first) / insts_per_sm);
-  }
+  cycles_per_sm(start, stop, smid, blocks_per_sm,
+                static_cast<double>(config.warps_per_sm) * result.atomics_per_warp, result);
   result.sms_measured = static_cast<int>(result.cycles_per_inst.size());
   return result;
 }
