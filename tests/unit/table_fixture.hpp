@@ -5,16 +5,23 @@
 
 namespace atomq::test {
 
+// An H200 as the tables built in code describe it.
+inline DeviceInfo h200_device(const std::string& name) {
+  DeviceInfo d;
+  d.name = name;
+  d.chip = "GH100";
+  d.compute_capability_major = 9;
+  d.sm_count = 132;
+  d.max_warps_per_sm = 64;
+  d.clock_khz = 1980000;
+  return d;
+}
+
 inline calibration::ServiceTable make_small_table() {
   using namespace atomq::calibration;
   ServiceTable t;
   Provenance& p = t.provenance;
-  p.device.name = "Test GPU";
-  p.device.chip = "GH100";
-  p.device.compute_capability_major = 9;
-  p.device.sm_count = 132;
-  p.device.max_warps_per_sm = 64;
-  p.device.clock_khz = 1980000;
+  p.device = h200_device("Test GPU");
   p.sm_clock_mhz_start = 1980;
   p.sm_clock_mhz_end = 1975;
   p.device.driver_version = 13000;

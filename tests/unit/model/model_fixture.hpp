@@ -10,6 +10,7 @@
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "table_fixture.hpp"
 #include "atomq/model/wavefronts.hpp"
 
 namespace atomq::test {
@@ -36,12 +37,7 @@ inline double oracle_chain_latency(calibration::LatencyOp op, double serialized_
 inline calibration::ServiceTable make_h200_like_table() {
   calibration::ServiceTable t;
   auto& p = t.provenance;
-  p.device.name = "Test H200";
-  p.device.chip = "GH100";
-  p.device.compute_capability_major = 9;
-  p.device.sm_count = 132;
-  p.device.max_warps_per_sm = 64;
-  p.device.clock_khz = 1980000;
+  p.device = h200_device("Test H200");
   p.sm_clock_mhz_start = p.sm_clock_mhz_end = 1980;
   p.grid_name = "test";
   p.repeats = 1;

@@ -35,7 +35,6 @@ class JsonFields {
   using json = nlohmann::json;
 
   explicit JsonFields(std::string source) : source_(std::move(source)) {}
-  const std::string& source() const { return source_; }
 
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
     if (field.empty()) throw Error(source_ + ": " + what);

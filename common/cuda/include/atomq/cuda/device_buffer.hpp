@@ -26,7 +26,6 @@ class DeviceBuffer {
   T* as() const {
     return static_cast<T*>(ptr_);
   }
-  std::size_t bytes() const { return bytes_; }
 
  private:
   void* ptr_ = nullptr;
