@@ -34,9 +34,22 @@ inline constexpr const char* kAchievedOccupancyPct =
 inline constexpr const char* kDurationNs = "gpu__time_duration.sum";
 inline constexpr const char* kDramBytesRead = "dram__bytes_read.sum";
 
-// Global atomics: L2 requests and the SASS instruction counts.
+// Global atomics: L2 requests and the SASS instruction counts. lts is one unit per L2 slice:
+// .max is the hottest slice, .sum all slices; lts__cycles_elapsed .sum / .max counts slices.
 inline constexpr const char* kL2AtomRequests = "lts__t_requests_op_atom.sum";
 inline constexpr const char* kL2RedRequests = "lts__t_requests_op_red.sum";
+inline constexpr const char* kL2AtomRequestsMax = "lts__t_requests_op_atom.max";
+inline constexpr const char* kL2RedRequestsMax = "lts__t_requests_op_red.max";
+inline constexpr const char* kL2CasRequests = "lts__t_requests_op_atom_dot_cas.sum";
+// Cycles a slice's atomic unit took input: busy cycles, which under-read same-address
+// serialization (docs/model.md, "The L2 queue"), so the model only cross-checks with them.
+inline constexpr const char* kL2AtomicBusyMax = "lts__d_atomic_input_cycles_active.max";
+inline constexpr const char* kL2AtomicBusyAvg = "lts__d_atomic_input_cycles_active.avg";
+inline constexpr const char* kL2CyclesElapsedMax = "lts__cycles_elapsed.max";
+inline constexpr const char* kL2CyclesElapsedSum = "lts__cycles_elapsed.sum";
+// Global atomic requests leaving the SMs (after the same-address merge inside a warp).
+inline constexpr const char* kL1GlobalAtomRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
+inline constexpr const char* kL1GlobalRedRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
 inline constexpr const char* kGlobalAtomInst = "smsp__sass_inst_executed_op_global_atom.sum";
 inline constexpr const char* kGlobalRedInst = "smsp__sass_inst_executed_op_global_red.sum";
 

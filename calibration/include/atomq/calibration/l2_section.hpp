@@ -1,0 +1,46 @@
+// The table's L2 section: service times of the L2 slices' atomic units for global atomics,
+// per operation and address spread, measured by atomq calibrate (docs/calibration.md,
+// "The L2 section"). Part of the service-table document (service_table.hpp); plain C++.
+#pragma once
+
+#include <vector>
+
+#include "atomq/common/global_atomic.hpp"
+
+namespace atomq::calibration {
+
+using atomq::AddressSpread;
+using atomq::GlobalAtomicOp;
+
+// One measured cell: a grid of `warps_per_sm` warps per SM, each issuing global atomics of
+// `op` over `spread`. Service times are in L2 cycles (lts__cycles_elapsed) per request at
+// the hottest slice: elapsed L2 cycles / requests that slice served, the slice saturated.
+struct L2Cell {
+  GlobalAtomicOp op = GlobalAtomicOp::kRedAddU32;
+  AddressSpread spread = AddressSpread::kOneAddress;
+  int warps_per_sm = 0;
+  int addresses = 0;                    // distinct words the grid updates
+  double requests_per_instruction = 0;  // L2 requests per warp instruction (lane merge)
+  double hottest_slice_share = 0;       // requests at the hottest slice / all requests
+  double cycles_per_request = 0;        // median over repeats
+  double cycles_min = 0, cycles_max = 0;
+  double spread = 0;                    // (max - min) / median over repeats
+  double busy_fraction = 0;             // lts__d_atomic_input_cycles_active.max / elapsed.max
+  double gpu_requests_per_cycle = 0;    // all slices' requests per L2 cycle
+};
+
+struct L2Section {
+  int slices = 0;             // L2 slices the counters report (lts__cycles_elapsed sum / max)
+  double l2_clock_mhz = 0;    // L2 cycles per microsecond during the calibration
+  double wall_seconds = 0;    // time the L2 part of the sweep took
+  std::vector<GlobalAtomicOp> ops;
+  std::vector<AddressSpread> spreads;
+  std::vector<int> warps_per_sm;
+  std::vector<L2Cell> cells;  // complete: every (op, spread, warps_per_sm)
+
+  const L2Cell* find(GlobalAtomicOp op, AddressSpread spread, int warps_per_sm) const;
+  // The cell at the most warps per SM: the saturated service time of (op, spread).
+  const L2Cell* saturated(GlobalAtomicOp op, AddressSpread spread) const;
+};
+
+}  // namespace atomq::calibration
