@@ -71,9 +71,11 @@ void read_counters(const Fields& r, const json& doc, KernelProfile& p) {
 void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   const json* hints = r.optional_member(doc, "", "hints");
   if (hints == nullptr) return;
-  r.only(*hints, "hints", {"shared_atomic_variant", "useful_updates"});
+  r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "useful_updates"});
   if (hints->contains("shared_atomic_variant"))
     p.shared_atomic_variant = r.enumerated<OpVariant>(*hints, "hints", "shared_atomic_variant");
+  if (hints->contains("global_atomic_op"))
+    p.global_atomic_op = r.enumerated<GlobalAtomicOp>(*hints, "hints", "global_atomic_op");
   if (hints->contains("useful_updates")) {
     const double u = r.number(*hints, "hints", "useful_updates");
     if (u <= 0) r.fail("hints.useful_updates", "must be > 0");
@@ -106,6 +108,7 @@ json kernel_profile_to_json(const KernelProfile& p) {
   for (const auto& [name, value] : p.counters) doc["counters"][name] = value;
   json hints = json::object();
   if (p.shared_atomic_variant) hints["shared_atomic_variant"] = enum_name(*p.shared_atomic_variant);
+  if (p.global_atomic_op) hints["global_atomic_op"] = enum_name(*p.global_atomic_op);
   if (p.useful_updates) hints["useful_updates"] = *p.useful_updates;
   doc["hints"] = hints;
   return doc;

@@ -12,6 +12,7 @@
 
 #include "atomq/common/device_info.hpp"
 #include "atomq/common/enum_names.hpp"
+#include "atomq/common/global_atomic.hpp"
 #include "atomq/common/shared_atomic.hpp"
 
 namespace atomq::model {
@@ -58,6 +59,9 @@ struct KernelProfile {
   // From the SASS of the kernel: kPopcInc when the non-CAS shared atomics are
   // ATOMS.POPC.INC (result unused: same-address lanes merge), kAdd otherwise.
   std::optional<OpVariant> shared_atomic_variant;
+  // From the SASS of the kernel: the global atomic (REDG/ATOMG) that issues most, which
+  // picks the L2 section's service time (counters cannot tell f32 from u32).
+  std::optional<GlobalAtomicOp> global_atomic_op;
   // Useful updates the kernel performs (known for built-in targets or given by the user):
   // gives CAS retry amplification.
   std::optional<double> useful_updates;
