@@ -17,6 +17,46 @@ inline DeviceInfo h200_device(const std::string& name) {
   return d;
 }
 
+// A synthetic L2 section (made-up but H200-shaped numbers, not a measurement): every op and
+// spread at 4 and 64 warps per SM. One address serializes at the hottest slice (1 request per
+// warp instruction, ~1-4 cycles each); many lines spread over the slices (32 requests per
+// instruction, ~1/64 of them at the hottest slice).
+inline calibration::L2Section make_synthetic_l2_section() {
+  using namespace atomq::calibration;
+  L2Section l2;
+  l2.slices = 96;
+  l2.l2_clock_mhz = 1600;
+  l2.wall_seconds = 2.0;
+  l2.ops = enum_values<GlobalAtomicOp>();
+  l2.spreads = enum_values<AddressSpread>();
+  l2.warps_per_sm = {4, 64};
+  for (GlobalAtomicOp op : l2.ops)
+    for (AddressSpread spread : l2.spreads)
+      for (int w : l2.warps_per_sm) {
+        const bool is_cas = op == GlobalAtomicOp::kAtomCasU32 || op == GlobalAtomicOp::kAtomCasU64;
+        const double op_cost = op == GlobalAtomicOp::kRedAddF32 ? 3.5 : is_cas ? 2.0 : 1.0;
+        const bool one_slice = spread == AddressSpread::kOneAddress || spread == AddressSpread::kOneLine;
+        L2Cell c;
+        c.op = op;
+        c.spread = spread;
+        c.warps_per_sm = w;
+        c.addresses = spread == AddressSpread::kOneAddress ? 1
+                      : spread == AddressSpread::kOneLine  ? 32
+                      : spread == AddressSpread::kManyLines ? 1024
+                                                            : 132 * 64 * 32;
+        c.requests_per_instruction = spread == AddressSpread::kManyLines ? 32 : 1;
+        c.hottest_slice_share = one_slice ? 1.0 : 1.0 / 64;
+        c.cycles_per_request = op_cost * (one_slice ? 1.0 : 0.5) * (w == 4 ? 1.5 : 1.0);
+        c.cycles_min = c.cycles_per_request * 0.99;
+        c.cycles_max = c.cycles_per_request * 1.01;
+        c.repeat_spread = 0.02;
+        c.busy_fraction = one_slice ? 0.33 : 0.8;
+        c.gpu_requests_per_cycle = 1.0 / (c.cycles_per_request * c.hottest_slice_share);
+        l2.cells.push_back(c);
+      }
+  return l2;
+}
+
 inline calibration::ServiceTable make_small_table() {
   using namespace atomq::calibration;
   ServiceTable t;
@@ -51,6 +91,7 @@ inline calibration::ServiceTable make_small_table() {
   for (LatencyOp op : {LatencyOp::kAdd, LatencyOp::kCas})
     for (const Pattern& pat : t.axes.patterns)
       t.latencies.push_back(LatencyCell{op, pat, 32, 60.0, 59.0, 61.0});
+  t.l2 = make_synthetic_l2_section();
   return t;
 }
 

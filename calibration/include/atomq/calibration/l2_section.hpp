@@ -24,7 +24,8 @@ struct L2Cell {
   double hottest_slice_share = 0;       // requests at the hottest slice / all requests
   double cycles_per_request = 0;        // median over repeats
   double cycles_min = 0, cycles_max = 0;
-  double spread = 0;                    // (max - min) / median over repeats
+  // (max - min) / median over repeats. Not "spread": that name is the address spread above.
+  double repeat_spread = 0;
   double busy_fraction = 0;             // lts__d_atomic_input_cycles_active.max / elapsed.max
   double gpu_requests_per_cycle = 0;    // all slices' requests per L2 cycle
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "atomq/calibration/l2_section.hpp"
 #include "atomq/common/device_info.hpp"
 #include "atomq/common/shared_atomic.hpp"
 
@@ -89,6 +90,7 @@ struct ServiceTable {
   std::vector<Cell> cells;
   std::vector<ControlCell> controls;
   std::vector<LatencyCell> latencies;
+  L2Section l2;  // global atomics at the L2 slices (l2_section.hpp)
 
   // Exact grid lookup; nullptr when the point is not a grid point.
   const Cell* find(int n, int e, double c, OpVariant v, const Pattern& p) const;
