@@ -45,6 +45,9 @@ const void* hist_many_bins_cluster_handle(int sample_bytes);
 const void* hist_many_bins_packed_handle();  // uint32 samples, a cluster
 const void* hist_image_handle(bool interleave_channels);
 const void* hist_image_lane_replicated_handle(unsigned int bins);  // 4 x bins x 32 words
+// Float sums in HistArgs::counts (scatter-add of unit values).
+const void* hist_scatter_add_global_handle(int sample_bytes);
+const void* hist_scatter_add_private_handle(int sample_bytes);
 const void* hist_generate_handle();
 // scatter_runs(const T* keys, const unsigned* run_counts, const int* run_count, bins, counts)
 const void* hist_scatter_runs_handle(int sample_bytes);

@@ -2,10 +2,27 @@
 // in inputs.cpp, timing in timing.cpp, the launches in variant_launcher.cpp.
 #include <cuda_runtime_api.h>
 
+#include <cmath>
+#include <cstring>
+
 #include "atomq/cuda/check.hpp"
 #include "runner_state.hpp"
 
 namespace atomq::histogram {
+
+namespace {
+
+// A scatter-add variant leaves float sums of unit values in the counts buffer: exact counts
+// (unsupported_reason keeps every sum <= 2^24).
+void float_sums_to_counts(std::vector<std::uint32_t>& words) {
+  for (std::uint32_t& w : words) {
+    float sum = 0.0f;
+    std::memcpy(&sum, &w, sizeof sum);
+    w = static_cast<std::uint32_t>(std::lround(sum));
+  }
+}
+
+}  // namespace
 
 HistogramRunner::HistogramRunner(int device) : impl_(std::make_unique<Impl>()) {
   ATOMQ_CUDA(cudaSetDevice(device));
@@ -36,6 +53,7 @@ HistRunResult HistogramRunner::run(HistVariant v) {
                   impl_->prepared.bins);
   ATOMQ_CUDA(cudaMemcpy(r.counts.data(), impl_->counts.as<unsigned int>(),
                         r.counts.size() * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+  if (policy_of(v).float_sums) float_sums_to_counts(r.counts);
   return r;
 }
 

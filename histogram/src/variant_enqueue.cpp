@@ -64,6 +64,12 @@ void enqueue_cub(VariantLauncher& l) {
   const LaunchInput& in = l.input();
   cub_histogram(l.cub(), in.samples, in.n, in.type, in.bins, in.counts, 0);
 }
+void enqueue_scatter_add_global(VariantLauncher& l) {
+  l.launch_grid_stride(kernels::hist_scatter_add_global_handle(l.sample_bytes()));
+}
+void enqueue_scatter_add_private(VariantLauncher& l) {
+  l.launch_grid_stride(kernels::hist_scatter_add_private_handle(l.sample_bytes()));
+}
 
 }  // namespace detail
 
@@ -71,6 +77,7 @@ namespace {
 
 constexpr std::size_t kMaxSamples = std::numeric_limits<std::uint32_t>::max();  // no bin wraps
 constexpr std::size_t kMaxIntSamples = std::numeric_limits<int>::max();
+constexpr std::size_t kMaxExactFloatSum = std::size_t{1} << 24;  // unit float sums stay exact
 
 // "image_plain, image_interleaved, ...": the variants that take sample type t, in table order.
 std::string variants_taking(SampleType t) {
@@ -106,6 +113,8 @@ std::string unsupported_reason(HistVariant v, SampleType t, int bins, std::size_
   const bool other_type_family = (t == SampleType::kRgba8) != takes(p, SampleType::kRgba8) &&
                                  p.types != kTakesAll;
   if (other_type_family) return type_refusal(p, t);
+  if (p.float_sums && n > kMaxExactFloatSum)
+    return name + " sums floats: n <= 2^24 keeps every bin's sum exact (split the input)";
   if (p.passes_n_as_int && n > kMaxIntSamples) return name + " passes n to CUB as int: n must be < 2^31";
   if (!takes(p, t)) return type_refusal(p, t);
   if (bins > p.bins.max)

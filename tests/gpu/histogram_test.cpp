@@ -73,7 +73,8 @@ const std::vector<hg::HistVariant> kScalarVariants = {
     hg::HistVariant::kWarpAggregated, hg::HistVariant::kSortRunLength,
     hg::HistVariant::kManyBins,       hg::HistVariant::kManyBinsPacked,
     hg::HistVariant::kRankShared,     hg::HistVariant::kRankLaneReplicated,
-    hg::HistVariant::kCub};
+    hg::HistVariant::kCub,            hg::HistVariant::kScatterAddGlobal,
+    hg::HistVariant::kScatterAddPrivate};
 
 }  // namespace
 
@@ -111,9 +112,21 @@ TEST(HistogramGpu, LargeInputsExactForEveryVariant) {
                    kScalarVariants, checked);
     }
   }
-  // many_bins_packed takes u32 only: one fewer variant on the u8 inputs.
-  EXPECT_EQ(checked, 4 * static_cast<int>(kScalarVariants.size()) +
-                         4 * (static_cast<int>(kScalarVariants.size()) - 1));
+  // many_bins_packed takes u32 only: one fewer variant on the u8 inputs; the scatter-add
+  // variants refuse more than 2^24 samples (float sums stay exact).
+  EXPECT_EQ(checked, 4 * (static_cast<int>(kScalarVariants.size()) - 2) +
+                         4 * (static_cast<int>(kScalarVariants.size()) - 3));
+}
+
+// The scatter-add target at its documented size: 16 Mi unit values into 1024 bins and into one.
+TEST(HistogramGpu, ScatterAddExactAt16MiValues) {
+  ATOMQ_REQUIRE_GPU();
+  hg::HistogramRunner runner(0);
+  int checked = 0;
+  for (hg::InputKind kind : {hg::InputKind::kUniform, hg::InputKind::kSingleValue})
+    expect_exact(runner, make_case(hg::SampleType::kU32, input(kind, 1.1, 5), std::size_t{1} << 24, 1024, 0),
+                 {hg::HistVariant::kScatterAddGlobal, hg::HistVariant::kScatterAddPrivate}, checked);
+  EXPECT_EQ(checked, 4);
 }
 
 TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {

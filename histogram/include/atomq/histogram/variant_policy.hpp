@@ -31,6 +31,8 @@ enum class HistVariant {
   kRankShared,         // counting-sort pass: rank = atomicAdd's old value (ATOMS.ADD), one shared copy
   kRankLaneReplicated, // the same with 32 bank-aligned copies (copy = lane): no two lanes share a word
   kCub,                // cub::DeviceHistogram (HistogramEven / MultiHistogramEven)
+  kScatterAddGlobal,   // float atomicAdd of one value per sample into global bins
+  kScatterAddPrivate,  // the same into a shared float copy per block, merged once per block
 };
 
 // Aliases follow the names: enum_name gives the first entry of a value, parse_enum takes any.
@@ -75,6 +77,8 @@ struct ManyBinsPacked : Block<1024, 1> {
 using Image = Block<512>;
 using ImageLaneReplicated = Block<1024, 1>;
 using Rank = Block<512>;
+using ScatterAddGlobal = Block<256>;
+using ScatterAddPrivate = Block<512>;
 using ReadProbe = Block<512>;  // the read-bandwidth probe (not a variant)
 
 }  // namespace policy
@@ -124,6 +128,7 @@ struct VariantPolicy {
   bool passes_n_as_int = false;     // CUB: n must be < 2^31
   bool writes_every_count = false;  // no zeroing of the counts before it runs
   std::string_view types_hint;      // appended when a u32-only variant is given u8
+  bool float_sums = false;          // accumulates float sums in the counts buffer (scatter-add)
 };
 
 // Shared memory of the variants, as a function of bins.
@@ -183,6 +188,8 @@ void enqueue_image_lane_replicated(VariantLauncher& l);
 void enqueue_rank_shared(VariantLauncher& l);
 void enqueue_rank_lane_replicated(VariantLauncher& l);
 void enqueue_cub(VariantLauncher& l);
+void enqueue_scatter_add_global(VariantLauncher& l);
+void enqueue_scatter_add_private(VariantLauncher& l);
 }  // namespace detail
 
 namespace table_limits {
@@ -192,7 +199,7 @@ inline constexpr BinLimit kReplicated{kMaxReplicatedBins, "replicates the histog
 }  // namespace table_limits
 
 // In HistVariant order: --help, `atomq hist --list` and the benchmark list them so.
-inline constexpr std::array<VariantPolicy, 16> kVariantPolicies = {{
+inline constexpr std::array<VariantPolicy, 18> kVariantPolicies = {{
     {HistVariant::kNaiveGlobal, "naive_global", detail::enqueue_naive_global,
      policy::NaiveGlobal::kThreads, shared::none, kTakesScalars, {}},
     {HistVariant::kBlockPrivate, "block_private", detail::enqueue_block_private,
@@ -228,6 +235,12 @@ inline constexpr std::array<VariantPolicy, 16> kVariantPolicies = {{
      policy::Rank::kThreads, shared::lane_copies, kTakesScalars, table_limits::kReplicated},
     {HistVariant::kCub, "cub", detail::enqueue_cub, 0, shared::none, kTakesAll, {}, ClusterUse::kNone,
      true, true},
+    {HistVariant::kScatterAddGlobal, "scatter_add_global", detail::enqueue_scatter_add_global,
+     policy::ScatterAddGlobal::kThreads, shared::none, kTakesScalars, {}, ClusterUse::kNone, false,
+     false, "", true},
+    {HistVariant::kScatterAddPrivate, "scatter_add_private", detail::enqueue_scatter_add_private,
+     policy::ScatterAddPrivate::kThreads, shared::one_copy, kTakesScalars, table_limits::kShared,
+     ClusterUse::kNone, false, false, "", true},
 }};
 
 constexpr std::array<EnumName<HistVariant>, kVariantPolicies.size()> enum_names(HistVariant) {
