@@ -20,12 +20,6 @@ const Finding* KernelAnalysis::find(FindingKind kind) const {
 
 namespace {
 
-UtilizationClass classify(double u, const Rules& r) {
-  if (u >= r.severe_utilization) return UtilizationClass::kSevere;
-  if (u >= r.potential_utilization) return UtilizationClass::kPotential;
-  return UtilizationClass::kNotAtomicBound;
-}
-
 // The inputs derived from the counters; false (with an "insufficient data" finding that
 // lists every problem) when the model cannot be evaluated on them.
 bool take_inputs(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
@@ -124,21 +118,64 @@ void assess_boundness(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
     b.cas_lane_ops_per_update = in.cas * in.active_lanes / *in.useful_updates;
 }
 
-void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
-              const Rules& r) {
-  if (!take_inputs(a, profile, m, r)) return;
+// The shared unit's class, then the kernel's: the worse of the two units, and which binds.
+void bind_units(KernelAnalysis& a) {
+  const double shared_u = a.evaluated ? a.utilization.mean : 0.0;
+  a.utilization_class = a.shared_unit_class;
+  a.binding_unit = more_bound(a.shared_unit_class, UtilizationClass::kNotAtomicBound)
+                       ? BindingUnit::kSharedAtomicUnit
+                       : BindingUnit::kNone;
+  if (!a.l2.evaluated) return;
+  const UtilizationClass l2 = a.l2.utilization_class;
+  const bool l2_worse = more_bound(l2, a.shared_unit_class);
+  const bool l2_ties_higher = l2 == a.shared_unit_class && a.l2.utilization > shared_u;
+  if (more_bound(l2, UtilizationClass::kNotAtomicBound) && (l2_worse || l2_ties_higher)) {
+    a.utilization_class = l2;
+    a.binding_unit = BindingUnit::kL2AtomicUnit;
+  }
+}
+
+// The shared unit evaluated on the counters; false when it cannot be (insufficient data).
+bool evaluate_shared_unit(KernelAnalysis& a, const KernelProfile& profile,
+                          const ServiceTimeModel& m, const Rules& r) {
+  if (!take_inputs(a, profile, m, r)) return false;
   detail::add_table_mismatch(a);
   estimate_queue_length(a, m);
-  if (!compute_utilization(a, m)) return;
+  if (!compute_utilization(a, m)) return false;
   assess_boundness(a, m, r);
-  a.utilization_class = classify(a.utilization.mean, r);
+  a.shared_unit_class = classify(a.utilization.mean, r);
   a.evaluated = true;
-  detail::add_evaluated_findings(a, m, r);
   const ModelInputs& in = a.inputs;
   spdlog::debug("model: {} U mean {:.3f} max {:.3f} S {:.3f} n {:.2f} e {:.2f} c {:.3f} k {:.2f}",
                 a.kernel_name, a.utilization.mean, a.utilization.max,
                 a.utilization.service.cycles, a.queue_length, in.active_lanes, in.cas_share,
                 in.wavefronts_per_instruction);
+  return true;
+}
+
+// Both queues, the kernel's class and binding unit, then the findings: the headline first.
+void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
+              const Rules& r) {
+  a.l2 = evaluate_l2_queue(profile, m.l2_section(), r);
+  // A kernel without shared atomics leaves the unit idle: U = 0, not "insufficient data".
+  const auto n = profile.counter(metric::kSharedAtomInst);
+  const bool idle_shared_unit = n && *n == 0.0;
+  bool shared_ok = true;
+  if (idle_shared_unit) {
+    a.evaluated = true;
+    a.shared_unit_class = UtilizationClass::kNotAtomicBound;
+  } else {
+    shared_ok = evaluate_shared_unit(a, profile, m, r);
+  }
+  if (!a.l2.evaluated) a.notes.push_back(a.l2.not_evaluated_reason);
+  bind_units(a);
+  if (idle_shared_unit)
+    detail::add_idle_shared_unit_findings(a);
+  else if (shared_ok)
+    detail::add_evaluated_findings(a, m, r);
+  else if (a.binding_unit == BindingUnit::kL2AtomicUnit)
+    a.findings.insert(a.findings.begin(), detail::l2_utilization_finding(a));
+  detail::add_l2_findings(a, profile, m, r);
 }
 
 }  // namespace
@@ -150,32 +187,6 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
     a.kernel_name = profile.kernel_name;
     a.chip = profile.device.chip;
     a.table_chip = model.table().provenance.device.chip;
-    // A kernel without shared atomics leaves the unit idle: U = 0, not "insufficient data".
-    const auto n = profile.counter(metric::kSharedAtomInst);
-    if (n && *n == 0.0) {
-      a.evaluated = true;
-      a.utilization_class = UtilizationClass::kNotAtomicBound;
-      Finding f;
-      f.kind = FindingKind::kUtilization;
-      f.title = "No shared-memory atomics: the atomic unit is idle (U = 0)";
-      f.evidence.push_back({metric::kSharedAtomInst, 0.0, "warp instructions"});
-      f.recommendation = "Nothing to change in shared-memory atomics for this kernel.";
-      a.findings.push_back(std::move(f));
-      // Its atomics may all be global ones: that rule still applies.
-      ModelInputs& in = a.inputs;
-      const auto l2_atom = profile.counter(metric::kL2AtomRequests);
-      const auto l2_red = profile.counter(metric::kL2RedRequests);
-      if (l2_atom || l2_red) in.l2_atomic_requests = l2_atom.value_or(0) + l2_red.value_or(0);
-      const auto g_atom = profile.counter(metric::kGlobalAtomInst);
-      const auto g_red = profile.counter(metric::kGlobalRedInst);
-      if (g_atom || g_red) in.global_atomic_instructions = g_atom.value_or(0) + g_red.value_or(0);
-      if (const auto cycles = profile.counter(metric::kCyclesActiveSum); cycles && std::isfinite(*cycles))
-        in.active_cycles_sum = *cycles;
-      if (const auto cycles = profile.counter(metric::kCyclesActiveAvg); cycles && std::isfinite(*cycles))
-        in.active_cycles_mean = *cycles;
-      detail::add_global_hot_spot(a, rules);
-      return a;
-    }
     evaluate(a, profile, model, rules);
   } catch (const std::exception& e) {
     // A bug or an exhausted resource must not escape as a crash of the report.

@@ -30,7 +30,41 @@ json to_json(const WhatIf& w) {
           {"predicted_cycles", num(w.predicted_cycles)},
           {"predicted_time_ns", num(w.predicted_time_ns)},
           {"speedup", num(w.speedup)},
-          {"outside_calibrated_range", w.outside_calibrated_range}};
+          {"outside_calibrated_range", w.outside_calibrated_range},
+          {"basis", w.basis}};
+}
+
+// The L2 queue: utilization of the hottest slice, why that service time, the op and where it
+// came from, the busy counter's cross-check and the class.
+json to_json(const L2Queue& q) {
+  const L2Inputs& in = q.inputs;
+  if (!q.evaluated) return {{"evaluated", false}, {"reason", q.not_evaluated_reason}};
+  return {{"evaluated", true},
+          {"utilization", num(q.utilization)},
+          {"class", enum_name(q.utilization_class)},
+          {"service_cycles", num(q.service_cycles)},
+          {"service_basis", enum_name(q.basis)},
+          {"service_spread", enum_name(q.spread)},
+          {"service_basis_text", q.basis_text},
+          {"one_address_cycles", num(q.one_address_cycles)},
+          {"op", enum_name(q.op)},
+          {"op_origin", enum_name(q.op_origin)},
+          {"op_reason", q.op_reason},
+          {"requests", num(in.requests)},
+          {"requests_hottest_slice", num(in.requests_hottest_slice)},
+          {"hottest_slice_share", num(in.hottest_share)},
+          {"slice_concentration", num(in.concentration)},
+          {"slices", in.slices},
+          {"cas_share", num(in.cas_share)},
+          {"requests_per_instruction", num(in.requests_per_instruction)},
+          {"elapsed_cycles", num(in.elapsed_cycles)},
+          {"elapsed_source", in.elapsed_source},
+          {"observed_cycles_per_request", num(in.observed_cycles_per_request())},
+          {"busy_cycles", num(q.busy_cycles)},
+          {"atomic_bound_time_ns", num(q.atomic_bound_time_ns)},
+          {"busy_fraction", num(in.busy_fraction)},
+          {"expected_busy_fraction", num(q.expected_busy_fraction)},
+          {"busy_cross_check", q.busy_cross_check}};
 }
 
 json to_json(const Finding& f) {
@@ -54,6 +88,8 @@ json analysis_json(const KernelAnalysis& a) {
   doc["table_chip"] = a.table_chip;
   doc["evaluated"] = a.evaluated;
   doc["class"] = enum_name(a.utilization_class);
+  doc["shared_unit_class"] = enum_name(a.shared_unit_class);
+  doc["binding_unit"] = enum_name(a.binding_unit);
   doc["inputs"] = {
       {"instructions", num(in.instructions)},
       {"fetch_and_op", num(in.fetch_and_op)},
@@ -94,6 +130,7 @@ json analysis_json(const KernelAnalysis& a) {
                       {"latency_method", a.boundness.latency_method},
                       {"verdict", a.boundness.verdict},
                       {"cas_lane_ops_per_update", num(a.boundness.cas_lane_ops_per_update)}};
+  doc["l2"] = to_json(a.l2);
   json findings = json::array();
   for (const Finding& f : a.findings) findings.push_back(to_json(f));
   doc["findings"] = findings;

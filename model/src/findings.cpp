@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "atomq/model/metric_names.hpp"
+
 namespace atomq::model::detail {
 
 namespace {
@@ -36,13 +38,18 @@ Finding core_finding(const KernelAnalysis& a, FindingKind kind, std::string titl
   return f;
 }
 
-// The class statement: always the first finding of an evaluated kernel.
+// The class statement: always the first finding of an evaluated kernel; it names the unit
+// that binds (the L2 slices' headline comes from l2_findings.cpp).
 void add_utilization_finding(KernelAnalysis& a) {
+  if (a.binding_unit == BindingUnit::kL2AtomicUnit) {
+    a.findings.push_back(l2_utilization_finding(a));
+    return;
+  }
   Finding f;
   f.kind = FindingKind::kUtilization;
   f.evidence = core_evidence(a);
   const std::string u = percent(a.utilization.mean);
-  switch (a.utilization_class) {
+  switch (a.shared_unit_class) {
     case UtilizationClass::kSevere:
       f.title = "Severe shared-atomic bottleneck: utilization " + u;
       f.recommendation = "The atomic unit limits this kernel; the findings below say why.";
@@ -56,6 +63,10 @@ void add_utilization_finding(KernelAnalysis& a) {
       f.title = "Not bound by the shared atomic unit: utilization " + u;
       f.recommendation = "Look elsewhere first (memory, latency, other instructions).";
       break;
+  }
+  if (a.l2.evaluated) {
+    f.title += fmt::format("; L2 hottest slice {}", percent(a.l2.utilization));
+    f.evidence.push_back({"l2_utilization", a.l2.utilization, "fraction"});
   }
   a.findings.push_back(std::move(f));
 }
@@ -273,27 +284,18 @@ void add_table_mismatch(KernelAnalysis& a) {
   a.findings.push_back(std::move(f));
 }
 
-void add_global_hot_spot(KernelAnalysis& a, const Rules& r) {
-  const ModelInputs& in = a.inputs;
-  if (!in.l2_atomic_requests || in.active_cycles_sum <= 0) return;
-  const double rate = *in.l2_atomic_requests / in.active_cycles_sum;
-  const double gpu_rate = in.active_cycles_mean > 0 ? *in.l2_atomic_requests / in.active_cycles_mean : 0.0;
-  if (rate < r.global_atomic_requests_per_sm_cycle && gpu_rate < r.global_atomic_requests_per_gpu_cycle)
+void add_idle_shared_unit_findings(KernelAnalysis& a) {
+  if (a.binding_unit == BindingUnit::kL2AtomicUnit) {
+    a.findings.push_back(l2_utilization_finding(a));
     return;
+  }
   Finding f;
-  f.kind = FindingKind::kGlobalAtomicHotSpot;
-  f.title = fmt::format("Global atomic traffic: {:.3f} L2 atomic/reduction requests per SM-cycle, "
-                        "{:.2f} per GPU cycle", rate, gpu_rate);
-  f.evidence = {{"l2_atomic_requests", *in.l2_atomic_requests, "requests"},
-                {"l2_atomic_requests_per_sm_cycle", rate, "requests per SM-cycle"},
-                {"l2_atomic_requests_per_gpu_cycle", gpu_rate, "requests per cycle, whole GPU"}};
-  if (in.global_atomic_instructions)
-    f.evidence.push_back({"global_atomic_instructions", *in.global_atomic_instructions,
-                          "warp instructions"});
-  f.details.push_back("the counters do not show how many addresses are hit; few hot addresses "
-                      "serialize at one L2 slice");
-  f.recommendation = "Privatize: accumulate in shared memory (per block or per warp) and merge "
-                     "into global memory once per block.";
+  f.kind = FindingKind::kUtilization;
+  f.title = "No shared-memory atomics: the atomic unit is idle (U = 0)";
+  if (a.l2.evaluated)
+    f.title += fmt::format("; L2 hottest slice {}", percent(a.l2.utilization));
+  f.evidence.push_back({metric::kSharedAtomInst, 0.0, "warp instructions"});
+  f.recommendation = "Nothing to change in shared-memory atomics for this kernel.";
   a.findings.push_back(std::move(f));
 }
 
@@ -305,7 +307,6 @@ void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const 
   add_cas_heavy(a, m, r);
   add_latency_bound(a, m);
   add_memory(a, r);
-  add_global_hot_spot(a, r);
   add_imbalance(a, r);
 }
 

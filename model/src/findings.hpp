@@ -17,8 +17,16 @@ void add_insufficient_data(KernelAnalysis& a, std::vector<std::string> details);
 // When the calibration table was measured on another chip than the kernel ran on.
 void add_table_mismatch(KernelAnalysis& a);
 
-// Global atomics concentrated on L2: also applies to a kernel without shared atomics.
-void add_global_hot_spot(KernelAnalysis& a, const Rules& r);
+// The headline of a kernel without shared atomics (the unit idle, U = 0).
+void add_idle_shared_unit_findings(KernelAnalysis& a);
+
+// The headline when the L2 slices bind (l2_findings.cpp): names the unit and the cause.
+Finding l2_utilization_finding(const KernelAnalysis& a);
+
+// The L2 queue's findings (l2_hot_address, l2_hot_slice, l2_throughput) with their what-ifs,
+// when the hottest slice is at least potentially bound; none for idle or unbusy slices.
+void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
+                     const Rules& r);
 
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.

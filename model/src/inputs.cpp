@@ -40,14 +40,6 @@ class CounterReader {
     return v;
   }
 
-  // The sum of two optional counters, absent only when both are.
-  std::optional<double> sum(const char* a, const char* b) {
-    const auto va = get(a, false);
-    const auto vb = get(b, false);
-    if (!va && !vb) return std::nullopt;
-    return va.value_or(0) + vb.value_or(0);
-  }
-
  private:
   const KernelProfile& profile_;
   std::vector<DataProblem>& problems_;
@@ -243,13 +235,11 @@ void derive_op_variant(const KernelProfile& profile, DerivedInputs& out) {
   }
 }
 
-// Optional context for the memory, global-atomic and CAS-retry rules; absence is no problem.
+// Optional context for the memory and CAS-retry rules; absence is no problem.
 void derive_context(CounterReader& read, const KernelProfile& profile, ModelInputs& in) {
   in.dram_bytes_read = read.get(metric::kDramBytesRead, false);
   if (profile.device.dram_peak_bytes_per_s > 0)
     in.dram_peak_bytes_per_s = profile.device.dram_peak_bytes_per_s;
-  in.l2_atomic_requests = read.sum(metric::kL2AtomRequests, metric::kL2RedRequests);
-  in.global_atomic_instructions = read.sum(metric::kGlobalAtomInst, metric::kGlobalRedInst);
   in.useful_updates = profile.useful_updates;
 }
 

@@ -71,7 +71,8 @@ void read_counters(const Fields& r, const json& doc, KernelProfile& p) {
 void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   const json* hints = r.optional_member(doc, "", "hints");
   if (hints == nullptr) return;
-  r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "useful_updates"});
+  r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "useful_updates",
+                          "global_atomic_addresses"});
   if (hints->contains("shared_atomic_variant"))
     p.shared_atomic_variant = r.enumerated<OpVariant>(*hints, "hints", "shared_atomic_variant");
   if (hints->contains("global_atomic_op"))
@@ -80,6 +81,11 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
     const double u = r.number(*hints, "hints", "useful_updates");
     if (u <= 0) r.fail("hints.useful_updates", "must be > 0");
     p.useful_updates = u;
+  }
+  if (hints->contains("global_atomic_addresses")) {
+    const double addresses = r.number(*hints, "hints", "global_atomic_addresses");
+    if (addresses < 1) r.fail("hints.global_atomic_addresses", "must be >= 1");
+    p.global_atomic_addresses = addresses;
   }
 }
 
@@ -110,6 +116,7 @@ json kernel_profile_to_json(const KernelProfile& p) {
   if (p.shared_atomic_variant) hints["shared_atomic_variant"] = enum_name(*p.shared_atomic_variant);
   if (p.global_atomic_op) hints["global_atomic_op"] = enum_name(*p.global_atomic_op);
   if (p.useful_updates) hints["useful_updates"] = *p.useful_updates;
+  if (p.global_atomic_addresses) hints["global_atomic_addresses"] = *p.global_atomic_addresses;
   doc["hints"] = hints;
   return doc;
 }

@@ -228,16 +228,6 @@ TEST_F(Analysis, ComparisonFindsUtilizationDropWithMoreTraffic) {
   EXPECT_TRUE(compare(run(small), run(large)).findings.empty());
 }
 
-TEST_F(Analysis, ManyL2AtomicRequestsAreAGlobalHotSpot) {
-  ProfileSpec s = kernel("naive_global", Pattern{1}, 32, 0, 0.1);
-  KernelProfile p = test::make_profile(s);
-  p.counters[metric::kL2RedRequests] = 0.2 * s.active_cycles_sum;
-  p.counters[metric::kGlobalRedInst] = 0.1 * s.active_cycles_sum;
-  EXPECT_TRUE(analyze(p, model).has(FindingKind::kGlobalAtomicHotSpot));
-  p.counters[metric::kL2RedRequests] = 0.001 * s.active_cycles_sum;
-  EXPECT_FALSE(analyze(p, model).has(FindingKind::kGlobalAtomicHotSpot));
-}
-
 TEST_F(Analysis, AssumedLanesAndVariantAreSaid) {
   ProfileSpec s = kernel("k", Pattern{1}, 32, 0, 0.5);
   s.active_lanes.reset();

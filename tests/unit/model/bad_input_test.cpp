@@ -75,11 +75,15 @@ TEST_F(BadInput, ZeroNanNegativeAndInfiniteValues) {
   EXPECT_TRUE(idle.evaluated);
   EXPECT_EQ(idle.utilization_class, UtilizationClass::kNotAtomicBound);
   EXPECT_EQ(idle.utilization.mean, 0.0);
-  EXPECT_FALSE(idle.has(FindingKind::kGlobalAtomicHotSpot));
-  // ... but a kernel whose atomics are all global ones still gets the global-atomic rule.
+  EXPECT_FALSE(idle.l2.evaluated);
+  // ... and a kernel whose atomics are all global ones, recorded with the request total only
+  // (no hottest slice, no elapsed L2 cycles), is still evaluated: the L2 queue is left out.
   KernelProfile global_only = zero;
   global_only.counters[metric::kL2RedRequests] = 0.5 * global_only.counters[metric::kCyclesActiveSum];
-  EXPECT_TRUE(analyze(global_only, model).has(FindingKind::kGlobalAtomicHotSpot));
+  const KernelAnalysis global = analyze(global_only, model);
+  EXPECT_TRUE(global.evaluated);
+  EXPECT_FALSE(global.l2.evaluated);
+  EXPECT_FALSE(global.l2.not_evaluated_reason.empty());
 
   KernelProfile zero_cycles = good;
   zero_cycles.counters[metric::kCyclesActiveSum] = 0;

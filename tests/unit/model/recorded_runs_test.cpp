@@ -1,7 +1,9 @@
 // Profiles recorded from real runs, evaluated on the bundled calibrated table. Each fixture
 // in fixtures/ is {"provenance": "...", "profile": <atomq.kernel_profile>, "expected":
 // {"class": "...", "time_tolerance": 0.25}}; for atomic-bound kernels the predicted
-// atomic-bound time must match the measured duration within the tolerance.
+// atomic-bound time of the binding unit must match the measured duration within the
+// tolerance. Optional expectations (fixtures/README.md): "l2_class", "binding_unit",
+// "finding_kinds" (each present), "forbidden_finding_kinds" (none present).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,9 +11,36 @@
 #include <nlohmann/json.hpp>
 
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/metric_names.hpp"
 
 namespace atomq::model {
 namespace {
+
+// The optional expectations of a fixture: the L2 class, the binding unit, finding kinds.
+void check_optional_expectations(const KernelAnalysis& a, const nlohmann::json& expected) {
+  if (expected.contains("l2_class")) {
+    EXPECT_TRUE(a.l2.evaluated) << a.l2.not_evaluated_reason;
+    EXPECT_EQ(enum_name(a.l2.utilization_class), expected.at("l2_class").get<std::string>());
+  }
+  if (expected.contains("binding_unit"))
+    EXPECT_EQ(enum_name(a.binding_unit), expected.at("binding_unit").get<std::string>());
+  for (const auto& kind : expected.value("finding_kinds", nlohmann::json::array())) {
+    const auto parsed = parse_enum<FindingKind>(kind.get<std::string>());
+    ASSERT_TRUE(parsed) << "unknown finding kind " << kind;
+    EXPECT_TRUE(a.has(*parsed)) << "expected finding " << kind;
+  }
+  for (const auto& kind : expected.value("forbidden_finding_kinds", nlohmann::json::array())) {
+    const auto parsed = parse_enum<FindingKind>(kind.get<std::string>());
+    ASSERT_TRUE(parsed) << "unknown finding kind " << kind;
+    EXPECT_FALSE(a.has(*parsed)) << "forbidden finding " << kind;
+  }
+}
+
+// The predicted atomic-bound time of the unit that binds.
+std::optional<double> bound_time_ns(const KernelAnalysis& a) {
+  return a.binding_unit == BindingUnit::kL2AtomicUnit ? a.l2.atomic_bound_time_ns
+                                                      : a.utilization.atomic_bound_time_ns;
+}
 
 TEST(RecordedRuns, ClassAndPredictedTimeMatchTheMeasurement) {
   const auto table_path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
@@ -34,10 +63,12 @@ TEST(RecordedRuns, ClassAndPredictedTimeMatchTheMeasurement) {
     const auto& expected = doc.at("expected");
     EXPECT_EQ(enum_name(a.utilization_class), expected.at("class").get<std::string>());
     if (a.utilization_class == UtilizationClass::kSevere) {
-      ASSERT_TRUE(a.utilization.atomic_bound_time_ns && a.inputs.duration_ns);
-      EXPECT_NEAR(*a.utilization.atomic_bound_time_ns / *a.inputs.duration_ns, 1.0,
-                  expected.at("time_tolerance").get<double>());
+      const auto predicted = bound_time_ns(a);
+      const auto measured = profile.counter(metric::kDurationNs);
+      ASSERT_TRUE(predicted && measured);
+      EXPECT_NEAR(*predicted / *measured, 1.0, expected.at("time_tolerance").get<double>());
     }
+    check_optional_expectations(a, expected);
   }
 }
 

@@ -9,20 +9,14 @@
 
 #include "atomq/model/inputs.hpp"
 #include "atomq/model/kernel_profile.hpp"
+#include "atomq/model/l2_queue.hpp"
 #include "atomq/model/rules.hpp"
 #include "atomq/model/service_time.hpp"
+#include "atomq/model/utilization_class.hpp"
 
 #include "atomq/common/enum_names.hpp"
 
 namespace atomq::model {
-
-enum class UtilizationClass { kSevere, kPotential, kNotAtomicBound, kInsufficientData };
-constexpr std::array<EnumName<UtilizationClass>, 4> enum_names(UtilizationClass) {
-  return {{{UtilizationClass::kSevere, "severe"},
-           {UtilizationClass::kPotential, "potential"},
-           {UtilizationClass::kNotAtomicBound, "not_atomic_bound"},
-           {UtilizationClass::kInsufficientData, "insufficient_data"}}};
-}
 
 enum class FindingKind {
   kInsufficientData,
@@ -32,13 +26,15 @@ enum class FindingKind {
   kCasHeavy,
   kLatencyBound,
   kHiddenMemoryBottleneck,
-  kGlobalAtomicHotSpot,
+  kL2HotAddress,                 // one global address serializes at one L2 slice
+  kL2HotSlice,                   // few addresses / uneven slices: one slice saturates
+  kL2Throughput,                 // evenly spread, yet the slices' atomic units are saturated
   kImbalance,
   kOutsideCalibratedRange,
   kTableMismatch,
 };
 // Stable ids, used in the analysis JSON and the report.
-constexpr std::array<EnumName<FindingKind>, 11> enum_names(FindingKind) {
+constexpr std::array<EnumName<FindingKind>, 13> enum_names(FindingKind) {
   return {{{FindingKind::kInsufficientData, "insufficient_data"},
            {FindingKind::kUtilization, "utilization"},
            {FindingKind::kHighUtilizationHighConflict, "high_utilization_high_conflict"},
@@ -46,7 +42,9 @@ constexpr std::array<EnumName<FindingKind>, 11> enum_names(FindingKind) {
            {FindingKind::kCasHeavy, "cas_heavy"},
            {FindingKind::kLatencyBound, "latency_bound"},
            {FindingKind::kHiddenMemoryBottleneck, "hidden_memory_bottleneck"},
-           {FindingKind::kGlobalAtomicHotSpot, "global_atomic_hot_spot"},
+           {FindingKind::kL2HotAddress, "l2_hot_address"},
+           {FindingKind::kL2HotSlice, "l2_hot_slice"},
+           {FindingKind::kL2Throughput, "l2_throughput"},
            {FindingKind::kImbalance, "imbalance"},
            {FindingKind::kOutsideCalibratedRange, "outside_calibrated_range"},
            {FindingKind::kTableMismatch, "table_mismatch"}}};
@@ -78,6 +76,7 @@ struct WhatIf {
   std::optional<double> predicted_time_ns;
   double speedup = 1.0;                  // current / predicted time
   bool outside_calibrated_range = false;
+  std::string basis;                     // how the prediction was made, in words (L2 what-ifs)
 };
 
 struct Finding {
@@ -120,7 +119,11 @@ struct KernelAnalysis {
   std::string queue_length_method;
   Utilization utilization;
   Boundness boundness;
+  // The kernel's class: the worse of the two units' classes.
   UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
+  UtilizationClass shared_unit_class = UtilizationClass::kInsufficientData;
+  L2Queue l2;  // the L2 slices' queue (l2.evaluated false: its counters or table section absent)
+  BindingUnit binding_unit = BindingUnit::kNone;
   std::vector<Finding> findings;
   std::vector<std::string> notes;
 

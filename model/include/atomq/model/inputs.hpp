@@ -56,11 +56,9 @@ struct ModelInputs {
   calibration::OpVariant variant = calibration::OpVariant::kAdd;
   bool variant_assumed = true;
 
-  // Optional context for the memory and global-atomic rules.
+  // Optional context for the memory rule (global atomics: l2_queue.hpp).
   std::optional<double> dram_bytes_read;
   std::optional<double> dram_peak_bytes_per_s;
-  std::optional<double> l2_atomic_requests;  // lts atom + red requests
-  std::optional<double> global_atomic_instructions;  // ATOMG + REDG warp instructions
   std::optional<double> useful_updates;
 
   // Throughput per active SM-cycle: X = N / sum of active cycles.

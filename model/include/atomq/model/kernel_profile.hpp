@@ -62,6 +62,9 @@ struct KernelProfile {
   // From the SASS of the kernel: the global atomic (REDG/ATOMG) that issues most, which
   // picks the L2 section's service time (counters cannot tell f32 from u32).
   std::optional<GlobalAtomicOp> global_atomic_op;
+  // Distinct global addresses the atomics update (e.g. a histogram's bins), known for
+  // built-in targets or given by the user: the L2 what-ifs' merge traffic.
+  std::optional<double> global_atomic_addresses;
   // Useful updates the kernel performs (known for built-in targets or given by the user):
   // gives CAS retry amplification.
   std::optional<double> useful_updates;

@@ -37,12 +37,23 @@ struct Rules {
   double memory_u_drop = 0.10;
   double memory_traffic_growth = 0.25;
 
-  // Global atomic hot spot: L2 atomic + reduction requests per SM-cycle at or above this
-  // rate. One L2 slice serves one address; a few hot addresses cap far below this.
-  double global_atomic_requests_per_sm_cycle = 0.05;
-  // ... or this many per cycle of the whole GPU: one hot address serializes at one L2 slice
-  // (about one atomic per cycle), which keeps the per-SM rate low.
-  double global_atomic_requests_per_gpu_cycle = 0.5;
+  // The L2 queue (docs/model.md, "The L2 queue"). One hot address: the hottest slice serves at
+  // least this share of all requests ...
+  double l2_hot_address_min_share = 0.5;
+  // ... and no faster than the calibrated same-address rate allows, within this relative
+  // tolerance (a slice that retires requests faster holds several addresses). The same
+  // tolerance bounds the op chosen by the observed rate when the SASS hint is absent.
+  double l2_rate_tolerance = 0.35;
+  // Few addresses on uneven slices: the hottest slice serves at least this many times the
+  // mean slice's requests (one_line service time); below it the requests are spread.
+  double l2_hot_slice_min_concentration = 3.0;
+  // What-if "spread hot counters": copies of a hot address over this many slices.
+  double l2_replication_slices = 8.0;
+  // Already privatized: the kernel has shared atomics and merges at most this many L2
+  // requests per block (a per-block merge of its bins).
+  double privatized_max_requests_per_block = 8192.0;
+  // The busy counter agrees with U when it is within this of U x the calibrated busy share.
+  double l2_busy_cross_check_tolerance = 0.15;
 
   // Latency-bound: response time R = n / X within this factor of the unloaded latency.
   double latency_bound_max_r_over_l = 2.0;

@@ -44,6 +44,10 @@ class ServiceTimeModel {
   explicit ServiceTimeModel(calibration::ServiceTable table);
 
   const calibration::ServiceTable& table() const { return table_; }
+  // The table's L2 section, or null when it has no cells (the L2 queue is then not evaluated).
+  const calibration::L2Section* l2_section() const {
+    return table_.l2.cells.empty() ? nullptr : &table_.l2;
+  }
   const ServiceFit& fit() const { return fit_; }
 
   // S on one calibrated slice (variant, pattern).

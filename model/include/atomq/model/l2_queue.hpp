@@ -1,0 +1,89 @@
+// The L2 queue: global atomics serialize at the L2 slices' atomic units; the hottest slice is
+// modelled as a single-server queue whose service time per request comes from the table's L2
+// section (calibration/include/atomq/calibration/l2_section.hpp). docs/model.md, "The L2 queue".
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atomq/calibration/l2_section.hpp"
+#include "atomq/common/global_atomic.hpp"
+#include "atomq/model/inputs.hpp"
+#include "atomq/model/kernel_profile.hpp"
+#include "atomq/model/rules.hpp"
+#include "atomq/model/utilization_class.hpp"
+
+namespace atomq::model {
+
+// Why the hottest slice's service time is the one chosen.
+enum class L2ServiceBasis {
+  kHotAddress,  // one address serializes: the calibrated one_address service time
+  kHotSlice,    // few addresses on uneven slices: the one_line service time
+  kSpread,      // evenly spread: many_lines or distinct, by requests per instruction
+};
+constexpr std::array<EnumName<L2ServiceBasis>, 3> enum_names(L2ServiceBasis) {
+  return {{{L2ServiceBasis::kHotAddress, "one_hot_address"},
+           {L2ServiceBasis::kHotSlice, "hot_slice"},
+           {L2ServiceBasis::kSpread, "spread"}}};
+}
+
+// The L2 counters of one kernel, as the queue reads them.
+struct L2Inputs {
+  double requests = 0;                // atom + red requests, all slices
+  double requests_hottest_slice = 0;  // atom .max + red .max (an upper bound when both occur)
+  double cas_requests = 0;
+  int slices = 0;                     // lts__cycles_elapsed .sum / .max
+  double hottest_share = 0;           // hottest slice / all requests
+  double concentration = 0;           // hottest slice / mean slice
+  double cas_share = 0;               // CAS / all requests
+  std::optional<double> warp_instructions;          // ATOMG + REDG
+  std::optional<double> requests_per_instruction;   // requests / warp instructions
+  double elapsed_cycles = 0;          // L2 cycles of the kernel (lts__cycles_elapsed.max)
+  std::string elapsed_source;
+  std::optional<double> busy_fraction;  // lts__d_atomic_input_cycles_active.max / elapsed
+  std::optional<double> duration_ns;
+  std::optional<double> addresses;      // distinct global addresses, from a hint
+
+  // The op: the SASS hint, else the candidates the counters allow (chosen by the queue).
+  std::vector<GlobalAtomicOp> candidate_ops;
+  Origin op_origin = Origin::kAssumed;
+  std::string op_reason;
+
+  double observed_cycles_per_request() const {
+    return requests_hottest_slice > 0 ? elapsed_cycles / requests_hottest_slice : 0.0;
+  }
+};
+
+// The L2 inputs of a profile, or nullopt with the reason in `note` (missing counters: the
+// queue is not evaluated; old profiles and ncu CSVs without them keep working).
+std::optional<L2Inputs> derive_l2_inputs(const KernelProfile& profile, double table_l2_clock_mhz,
+                                         std::string& note);
+
+struct L2Queue {
+  bool evaluated = false;
+  std::string not_evaluated_reason;  // when !evaluated
+  L2Inputs inputs;
+  GlobalAtomicOp op = GlobalAtomicOp::kRedAddU32;
+  Origin op_origin = Origin::kAssumed;
+  std::string op_reason;              // how the op was obtained, in words
+  L2ServiceBasis basis = L2ServiceBasis::kSpread;
+  AddressSpread spread = AddressSpread::kManyLines;
+  std::string basis_text;             // why this service time, in words
+  double service_cycles = 0;          // S: L2 cycles per request at the hottest slice
+  double one_address_cycles = 0;      // calibrated same-address S of the op
+  double addresses_of_spread = 0;     // distinct words of the calibrated cell used
+  double utilization = 0;             // hottest slice: requests x S / elapsed
+  double busy_cycles = 0;             // requests at the hottest slice x S
+  std::optional<double> atomic_bound_time_ns;
+  std::optional<double> expected_busy_fraction;  // U x the saturated cell's busy fraction
+  std::string busy_cross_check;       // the busy counter against that, in words
+  UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
+};
+
+// Never throws. section may be null (a table without an L2 section): not evaluated.
+L2Queue evaluate_l2_queue(const KernelProfile& profile, const calibration::L2Section* section,
+                          const Rules& rules) noexcept;
+
+}  // namespace atomq::model

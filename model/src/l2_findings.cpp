@@ -1,0 +1,131 @@
+// The L2 queue's findings (docs/model.md, "The L2 queue"): the headline when the L2 slices
+// bind, and one finding naming the cause (one hot address, a hot slice, or saturated spread
+// traffic) with its what-ifs. Idle or unbusy slices get none.
+#include <fmt/format.h>
+
+#include "findings.hpp"
+#include "l2_what_if.hpp"
+
+namespace atomq::model::detail {
+
+namespace {
+
+std::string percent(double u) { return fmt::format("{:.0f}%", 100.0 * u); }
+
+std::string cause_in_words(L2ServiceBasis basis) {
+  switch (basis) {
+    case L2ServiceBasis::kHotAddress: return "one hot address";
+    case L2ServiceBasis::kHotSlice: return "few addresses on uneven slices";
+    default: return "evenly spread requests";
+  }
+}
+
+std::vector<Evidence> l2_evidence(const KernelAnalysis& a) {
+  const L2Queue& q = a.l2;
+  const L2Inputs& in = q.inputs;
+  std::vector<Evidence> e = {
+      {"l2_utilization", q.utilization, "fraction"},
+      {"l2_service_cycles", q.service_cycles, "L2 cycles per request"},
+      {"l2_requests", in.requests, "requests"},
+      {"l2_requests_hottest_slice", in.requests_hottest_slice, "requests"},
+      {"l2_hottest_slice_share", in.hottest_share, "fraction"},
+      {"l2_slice_concentration", in.concentration, "x the mean slice"},
+      {"l2_slices", static_cast<double>(in.slices), "slices"},
+      {"l2_observed_cycles_per_request", in.observed_cycles_per_request(), "L2 cycles"},
+      {"l2_elapsed_cycles", in.elapsed_cycles, "L2 cycles"},
+      {"shared_utilization", a.evaluated ? a.utilization.mean : 0.0, "fraction"},
+  };
+  if (in.busy_fraction) e.push_back({"l2_busy_fraction", *in.busy_fraction, "fraction"});
+  if (in.requests_per_instruction)
+    e.push_back({"l2_requests_per_instruction", *in.requests_per_instruction, "requests"});
+  if (in.cas_requests > 0) e.push_back({"l2_cas_share", in.cas_share, "fraction"});
+  return e;
+}
+
+std::vector<std::string> l2_details(const L2Queue& q) {
+  std::vector<std::string> d = {"service time: " + q.basis_text,
+                                fmt::format("op {} ({}: {})", enum_name(q.op),
+                                            enum_name(q.op_origin), q.op_reason)};
+  if (q.op_origin == Origin::kAssumed)
+    d.push_back(fmt::format("U assumes {}; another op of the same request kind changes S and U",
+                            enum_name(q.op)));
+  if (!q.busy_cross_check.empty()) d.push_back("cross-check: " + q.busy_cross_check);
+  return d;
+}
+
+struct CauseText {
+  FindingKind kind;
+  std::string title;
+  std::string recommendation;
+};
+
+CauseText cause_text(const KernelAnalysis& a, bool privatized) {
+  const L2Queue& q = a.l2;
+  const std::string u = percent(q.utilization);
+  if (privatized)
+    return {q.basis == L2ServiceBasis::kSpread ? FindingKind::kL2Throughput : FindingKind::kL2HotSlice,
+            fmt::format("L2 merge traffic of an already privatized kernel: the hottest slice at {} "
+                        "({})", u, cause_in_words(q.basis)),
+            "The kernel already accumulates in shared memory; its merge (many blocks, each "
+            "merging a few requests per address) loads L2. Use fewer, persistent blocks (grid = "
+            "SMs x resident blocks) so each merges more samples, or merge hierarchically "
+            "(thread block clusters with distributed shared memory)."};
+  switch (q.basis) {
+    case L2ServiceBasis::kHotAddress:
+      return {FindingKind::kL2HotAddress,
+              fmt::format("One hot global address serializes at one L2 slice: {} of the requests "
+                          "there, the slice at {}", percent(q.inputs.hottest_share), u),
+              "Same-address atomics retire one at a time at their slice. Aggregate in the warp "
+              "first (one atomic per distinct address: __reduce_add_sync, __match_any_sync), "
+              "privatize into shared memory per block and merge once, or spread the counter "
+              "over copies in different lines and sum them at the end."};
+    case L2ServiceBasis::kHotSlice:
+      return {FindingKind::kL2HotSlice,
+              fmt::format("Hot L2 slice: a few addresses put {:.1f}x the mean load on one slice, "
+                          "the slice at {}", q.inputs.concentration, u),
+              "A few lines take most of the atomics: privatize into shared memory per block and "
+              "merge once per block, or pad and spread the hot words over lines in different "
+              "slices."};
+    default:
+      return {FindingKind::kL2Throughput,
+              fmt::format("L2 atomic throughput: the requests are spread, yet the hottest slice is "
+                          "at {}", u),
+              "Every slice's atomic unit is busy: send fewer global atomics (privatize or "
+              "aggregate before the global atomic, or reduce per block first)."};
+  }
+}
+
+}  // namespace
+
+Finding l2_utilization_finding(const KernelAnalysis& a) {
+  const L2Queue& q = a.l2;
+  Finding f;
+  f.kind = FindingKind::kUtilization;
+  const std::string level = q.utilization_class == UtilizationClass::kSevere ? "Severe" : "Potential";
+  f.title = fmt::format("{} L2 atomic bottleneck: {}, utilization {} of the hottest slice", level,
+                        cause_in_words(q.basis), percent(q.utilization));
+  f.evidence = l2_evidence(a);
+  f.details = l2_details(q);
+  f.recommendation = "The L2 slices' atomic units limit this kernel (shared atomic unit at " +
+                     percent(a.evaluated ? a.utilization.mean : 0.0) +
+                     "); the L2 finding below says why and what to change.";
+  return f;
+}
+
+void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
+                     const Rules& r) {
+  const L2Queue& q = a.l2;
+  if (!q.evaluated || q.utilization < r.potential_utilization) return;
+  const bool privatized = looks_privatized(a, profile, r);
+  CauseText text = cause_text(a, privatized);
+  Finding f;
+  f.kind = text.kind;
+  f.title = std::move(text.title);
+  f.recommendation = std::move(text.recommendation);
+  f.evidence = l2_evidence(a);
+  f.details = l2_details(q);
+  f.what_ifs = l2_what_ifs(a, profile, m, r, privatized, f.details);
+  a.findings.push_back(std::move(f));
+}
+
+}  // namespace atomq::model::detail

@@ -1,0 +1,186 @@
+// The L2 queue of one kernel: which calibrated service time fits the hottest slice (one hot
+// address, a hot slice, or spread requests), the op when the SASS does not say, and the
+// utilization of that slice with the busy counter as a cross-check (docs/model.md).
+#include "atomq/model/l2_queue.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <exception>
+
+namespace atomq::model {
+
+namespace {
+
+using calibration::L2Cell;
+using calibration::L2Section;
+
+std::string percent(double u) { return fmt::format("{:.0f}%", 100.0 * u); }
+
+// The saturated cell of (op, spread), when it has a usable service time.
+const L2Cell* saturated_cell(const L2Section& s, GlobalAtomicOp op, AddressSpread spread) {
+  const L2Cell* cell = s.saturated(op, spread);
+  return cell && cell->cycles_per_request > 0 ? cell : nullptr;
+}
+
+struct OpChoice {
+  const L2Cell* cell = nullptr;
+  std::string reason;  // empty when the op was not chosen among several
+};
+
+// Among the candidate ops the table calibrates for this spread: the slowest whose service time
+// the observed rate allows (S <= observed x (1 + tolerance)), so U stays an honest upper bound;
+// the fastest when none is allowed.
+OpChoice choose_op(const L2Inputs& in, const L2Section& s, AddressSpread spread, const Rules& r) {
+  OpChoice choice;
+  const double observed = in.observed_cycles_per_request();
+  const L2Cell* fastest = nullptr;
+  int calibrated = 0;
+  for (GlobalAtomicOp op : in.candidate_ops) {
+    const L2Cell* cell = saturated_cell(s, op, spread);
+    if (!cell) continue;
+    ++calibrated;
+    if (!fastest || cell->cycles_per_request < fastest->cycles_per_request) fastest = cell;
+    const bool allowed = observed <= 0 || cell->cycles_per_request <= observed * (1 + r.l2_rate_tolerance);
+    if (allowed && (!choice.cell || cell->cycles_per_request > choice.cell->cycles_per_request))
+      choice.cell = cell;
+  }
+  if (!choice.cell) choice.cell = fastest;
+  if (calibrated > 1 && choice.cell)
+    choice.reason = fmt::format(
+        "{} chosen by the observed rate ({:.2f} L2 cycles per request at the hottest slice): the "
+        "slowest candidate that rate allows",
+        enum_name(choice.cell->op), observed);
+  return choice;
+}
+
+// Evenly spread requests: the calibrated spread whose requests per warp instruction are
+// nearest the kernel's (many_lines without an instruction count).
+AddressSpread even_spread(const L2Inputs& in, const L2Section& s, GlobalAtomicOp op) {
+  if (!in.requests_per_instruction) return AddressSpread::kManyLines;
+  AddressSpread best = AddressSpread::kManyLines;
+  double best_distance = INFINITY;
+  for (AddressSpread spread : {AddressSpread::kManyLines, AddressSpread::kDistinct}) {
+    const L2Cell* cell = saturated_cell(s, op, spread);
+    if (!cell || cell->requests_per_instruction <= 0) continue;
+    const double distance =
+        std::fabs(std::log(cell->requests_per_instruction / *in.requests_per_instruction));
+    if (distance < best_distance) best_distance = distance, best = spread;
+  }
+  return best;
+}
+
+// One hot address: the hottest slice holds most requests and retires them no faster than the
+// calibrated same-address rate of the op.
+bool hot_address(const L2Inputs& in, const L2Section& s, const Rules& r, OpChoice& choice) {
+  if (in.hottest_share < r.l2_hot_address_min_share) return false;
+  choice = choose_op(in, s, AddressSpread::kOneAddress, r);
+  return choice.cell &&
+         in.observed_cycles_per_request() >= choice.cell->cycles_per_request * (1 - r.l2_rate_tolerance);
+}
+
+std::string basis_in_words(const L2Queue& q) {
+  const L2Inputs& in = q.inputs;
+  const std::string op = enum_name(q.op);
+  switch (q.basis) {
+    case L2ServiceBasis::kHotAddress:
+      return fmt::format("one hot address: the hottest slice serves {} of the requests at one per "
+                         "{:.2f} L2 cycles, no faster than the calibrated same-address {:.2f} "
+                         "cycles of {}",
+                         percent(in.hottest_share), in.observed_cycles_per_request(),
+                         q.service_cycles, op);
+    case L2ServiceBasis::kHotSlice:
+      return fmt::format("few addresses on uneven slices: the hottest slice serves {:.1f}x the mean "
+                         "slice's requests ({} of all) at one per {:.2f} L2 cycles; the "
+                         "calibrated one_line service time of {}, {:.2f} cycles",
+                         in.concentration, percent(in.hottest_share),
+                         in.observed_cycles_per_request(), op, q.service_cycles);
+    default:
+      return fmt::format("spread over {} slices (hottest {:.1f}x the mean): the calibrated {} "
+                         "service time of {}, {:.2f} cycles",
+                         in.slices, in.concentration, enum_name(q.spread), op, q.service_cycles);
+  }
+}
+
+// The busy counter under-reads same-address serialization, so it is compared with what the
+// calibrated saturated cell read at this utilization, not used as U.
+void cross_check_busy(L2Queue& q, const L2Cell& cell, const Rules& r) {
+  if (!q.inputs.busy_fraction) {
+    q.busy_cross_check = "no busy counter in the profile";
+    return;
+  }
+  q.expected_busy_fraction = std::min(1.0, q.utilization) * cell.busy_fraction;
+  const double observed = *q.inputs.busy_fraction;
+  const bool agrees = std::fabs(observed - *q.expected_busy_fraction) <= r.l2_busy_cross_check_tolerance;
+  q.busy_cross_check = fmt::format(
+      "busy counter {} of elapsed; the calibrated {} cell reads {} when saturated, so U {} "
+      "predicts {}: {}",
+      percent(observed), enum_name(cell.spread), percent(cell.busy_fraction),
+      percent(q.utilization), percent(*q.expected_busy_fraction),
+      agrees ? "consistent" : "they differ (treat U as approximate)");
+}
+
+void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, const Rules& r) {
+  std::string note;
+  auto inputs = derive_l2_inputs(profile, s.l2_clock_mhz, note);
+  if (!inputs) {
+    q.not_evaluated_reason = note;
+    return;
+  }
+  q.inputs = *inputs;
+  const L2Inputs& in = q.inputs;
+  OpChoice choice;
+  if (hot_address(in, s, r, choice)) {
+    q.basis = L2ServiceBasis::kHotAddress;
+    q.spread = AddressSpread::kOneAddress;
+  } else {
+    const bool uneven = in.concentration >= r.l2_hot_slice_min_concentration;
+    q.basis = uneven ? L2ServiceBasis::kHotSlice : L2ServiceBasis::kSpread;
+    const OpChoice first = choose_op(in, s, AddressSpread::kManyLines, r);
+    const GlobalAtomicOp op_for_spread = first.cell ? first.cell->op : in.candidate_ops.front();
+    q.spread = uneven ? AddressSpread::kOneLine : even_spread(in, s, op_for_spread);
+    choice = choose_op(in, s, q.spread, r);
+  }
+  if (!choice.cell) {
+    q.not_evaluated_reason = fmt::format("L2 queue not evaluated: the table's L2 section has no "
+                                         "{} cell for the kernel's op", enum_name(q.spread));
+    return;
+  }
+  q.op = choice.cell->op;
+  q.op_origin = in.op_origin;
+  q.op_reason = in.op_reason + (choice.reason.empty() ? "" : "; " + choice.reason);
+  q.service_cycles = choice.cell->cycles_per_request;
+  q.addresses_of_spread = choice.cell->addresses;
+  if (const L2Cell* one = saturated_cell(s, q.op, AddressSpread::kOneAddress))
+    q.one_address_cycles = one->cycles_per_request;
+  q.busy_cycles = in.requests_hottest_slice * q.service_cycles;
+  q.utilization = in.elapsed_cycles > 0 ? q.busy_cycles / in.elapsed_cycles : 0.0;
+  if (in.duration_ns)
+    q.atomic_bound_time_ns = *in.duration_ns * q.utilization;
+  else if (s.l2_clock_mhz > 0)
+    q.atomic_bound_time_ns = q.busy_cycles / s.l2_clock_mhz * 1000.0;
+  q.basis_text = in.requests > 0 ? basis_in_words(q) : "no global atomics reached L2";
+  cross_check_busy(q, *choice.cell, r);
+  q.utilization_class = classify(q.utilization, r);
+  q.evaluated = true;
+}
+
+}  // namespace
+
+L2Queue evaluate_l2_queue(const KernelProfile& profile, const L2Section* section,
+                          const Rules& rules) noexcept {
+  L2Queue q;
+  try {
+    if (!section || section->cells.empty()) {
+      q.not_evaluated_reason = "L2 queue not evaluated: the calibration table has no L2 section";
+      return q;
+    }
+    evaluate(q, profile, *section, rules);
+  } catch (const std::exception& e) {
+    q = L2Queue{};
+    q.not_evaluated_reason = std::string("L2 queue not evaluated: internal error: ") + e.what();
+  }
+  return q;
+}
+
+}  // namespace atomq::model

@@ -1,0 +1,237 @@
+// The L2 what-ifs (docs/model.md, "The L2 queue"). Kernel time is split into the non-atomic
+// work, which stays (duration minus the hottest slice's busy time, floored by reading DRAM at
+// the reachable bandwidth), and the L2 time at the hottest slice, which the change scales:
+//   T' = max(non-atomic work, shared-unit time of updates moved to shared memory) + L2 time'.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "atomq/model/metric_names.hpp"
+#include "l2_what_if.hpp"
+
+namespace atomq::model::detail {
+
+namespace {
+
+constexpr double kSharedMemoryBytesPerSm = 227.0 * 1024;  // Hopper's largest per-block carve-out
+constexpr double kMinimumGain = 1.05;  // a what-if below this is no advice
+// Expected largest bank load of 32 lanes on random words of 32 banks (balls into bins).
+constexpr double kRandomLanesBankConflict = 3.5;
+
+struct TimeSplit {
+  double time_ns = 0;
+  double ns_per_l2_cycle = 0;
+  double other_ns = 0;  // the non-atomic work
+  std::string other_basis;
+};
+
+std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile& p) {
+  const L2Inputs& in = a.l2.inputs;
+  if (!in.duration_ns || in.elapsed_cycles <= 0) return std::nullopt;
+  TimeSplit t;
+  t.time_ns = *in.duration_ns;
+  t.ns_per_l2_cycle = t.time_ns / in.elapsed_cycles;
+  const double l2_busy_ns = a.l2.busy_cycles * t.ns_per_l2_cycle;
+  t.other_ns = std::max(0.0, t.time_ns - l2_busy_ns);
+  t.other_basis = fmt::format("non-atomic work {:.1f} us (duration {:.1f} us - hottest slice busy "
+                              "{:.1f} us)", t.other_ns / 1e3, t.time_ns / 1e3, l2_busy_ns / 1e3);
+  const auto dram = p.counter(metric::kDramBytesRead);
+  if (dram && std::isfinite(*dram) && p.device.dram_peak_bytes_per_s > 0) {
+    const double dram_ns = *dram / p.device.dram_peak_bytes_per_s * 1e9;
+    if (dram_ns > t.other_ns) {
+      t.other_ns = dram_ns;
+      t.other_basis = fmt::format("non-atomic work {:.1f} us (reading {:.0f} MB from DRAM at the "
+                                  "reachable bandwidth)", dram_ns / 1e3, *dram / 1e6);
+    }
+  }
+  return t;
+}
+
+WhatIf predicted(const TimeSplit& t, std::string change, double requests, double hottest,
+                 double service_cycles, double shared_ns, const std::string& basis) {
+  WhatIf w;
+  w.change = std::move(change);
+  w.instructions = requests;
+  w.service_cycles = service_cycles;
+  const double l2_ns = hottest * service_cycles * t.ns_per_l2_cycle;
+  const double time_ns = std::max(t.other_ns, shared_ns) + l2_ns;
+  w.predicted_time_ns = time_ns;
+  w.predicted_cycles = t.ns_per_l2_cycle > 0 ? time_ns / t.ns_per_l2_cycle : 0.0;
+  w.speedup = time_ns > 0 ? t.time_ns / time_ns : 1.0;
+  w.predicted_utilization = time_ns > 0 ? l2_ns / time_ns : 0.0;
+  w.basis = fmt::format("{}; {}; {}hottest slice {:.1f} us: predicted {:.1f} us", basis,
+                        t.other_basis,
+                        shared_ns > 0 ? fmt::format("shared unit {:.1f} us; ", shared_ns / 1e3) : "",
+                        l2_ns / 1e3, time_ns / 1e3);
+  return w;
+}
+
+double resident_blocks_per_sm(const KernelProfile& p) {
+  if (p.launch.max_active_blocks_per_sm > 0) return p.launch.max_active_blocks_per_sm;
+  const double threads = static_cast<double>(p.launch.threads_per_block());
+  const double warps = p.device.max_warps_per_sm > 0 ? p.device.max_warps_per_sm : 64;
+  return threads > 0 ? std::max(1.0, std::floor(warps * 32 / threads)) : 1.0;
+}
+
+// A grid of persistent blocks: every SM's resident blocks, no more than the kernel launches.
+double persistent_grid(const KernelProfile& p) {
+  const double sms = p.device.sm_count > 0 ? p.device.sm_count : 0;
+  return std::min(static_cast<double>(p.launch.blocks()), sms * resident_blocks_per_sm(p));
+}
+
+// A float or 64-bit add (and any CAS) becomes a CAS loop in shared memory on Hopper.
+bool cas_loop_in_shared(GlobalAtomicOp op) {
+  return op == GlobalAtomicOp::kRedAddF32 || op == GlobalAtomicOp::kRedAddU64 ||
+         op == GlobalAtomicOp::kAtomCasU32 || op == GlobalAtomicOp::kAtomCasU64;
+}
+
+struct SharedCost {
+  double ns = 0;
+  std::string basis;
+};
+
+// The shared unit's busy time for the updates moved into shared memory, from the shared table:
+// full warps over the SMs; one address serializes the lanes (a CAS loop retires one lane per
+// round, so e rounds with e/2 lanes on average), random addresses conflict ~3.5 ways per bank.
+SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p,
+                            const ServiceTimeModel& m, double addresses, double updates) {
+  const bool cas = cas_loop_in_shared(a.l2.op);
+  const double c = cas ? 1.0 : 0.0;
+  double instructions = updates / 32, lanes = 32, serialized = kRandomLanesBankConflict;
+  if (addresses <= 1) {
+    if (cas) instructions = updates, lanes = 16.5;
+    serialized = lanes;
+  } else if (addresses < 32) {
+    serialized = std::ceil(32 / addresses);
+  }
+  const double k = serialized * (1 + c);
+  const double warps = std::min<double>(
+      p.device.max_warps_per_sm > 0 ? p.device.max_warps_per_sm : 64,
+      resident_blocks_per_sm(p) * std::max(1.0, p.launch.threads_per_block() / 32.0));
+  const ServiceTimeEstimate s = m.at(warps, lanes, c, k, OpVariant::kAdd);
+  const double sms = p.device.sm_count > 0 ? p.device.sm_count : 1;
+  const double clock = p.device.sm_clock_mhz > 0 ? p.device.sm_clock_mhz
+                                                 : m.table().provenance.sm_clock_mhz_end;
+  SharedCost cost;
+  const double cycles_per_sm = instructions / sms * s.cycles;
+  cost.ns = clock > 0 ? cycles_per_sm / clock * 1000.0 : 0.0;
+  cost.basis = fmt::format("{:.3g} shared warp instructions ({}, e {:.1f}, k {:.1f}) at S {:.2f} "
+                           "cycles over {:.0f} SMs",
+                           instructions, cas ? "CAS loop" : "ATOMS.ADD", lanes, k, s.cycles, sms);
+  return cost;
+}
+
+// (a) Privatize into shared memory: a persistent grid, each block merging one request per
+// address it touched. The addresses: a hint, one for a hot address, else the calibrated
+// cell's words (an assumption: the counters do not show the bins).
+std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
+                                const ServiceTimeModel& m, const TimeSplit& t,
+                                std::vector<std::string>& details) {
+  const L2Queue& q = a.l2;
+  const L2Inputs& in = q.inputs;
+  double addresses = q.addresses_of_spread;
+  std::string addresses_basis = fmt::format(
+      "{:.0f} addresses assumed (the calibrated {} cell's words; the counters do not show the "
+      "bins)", addresses, enum_name(q.spread));
+  if (in.addresses) {
+    addresses = *in.addresses;
+    addresses_basis = fmt::format("{:.0f} distinct addresses (hint)", addresses);
+  } else if (q.basis == L2ServiceBasis::kHotAddress) {
+    addresses = 1;
+    addresses_basis = "one address";
+  }
+  const double word_bytes = q.op == GlobalAtomicOp::kRedAddU64 || q.op == GlobalAtomicOp::kAtomCasU64 ? 8 : 4;
+  if (addresses <= 0 || addresses * word_bytes > kSharedMemoryBytesPerSm) {
+    details.push_back(fmt::format("privatizing into shared memory: {} do not fit", addresses_basis));
+    return std::nullopt;
+  }
+  const double blocks = persistent_grid(p);
+  const double requests = std::min(in.requests, addresses * blocks);
+  const double hottest = q.basis == L2ServiceBasis::kHotAddress ? requests : requests * in.hottest_share;
+  const double updates = p.useful_updates.value_or(in.requests);
+  const SharedCost shared = shared_unit_time(a, p, m, addresses, updates);
+  return predicted(
+      t, fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}",
+                     in.requests, requests),
+      requests, hottest, q.service_cycles, shared.ns,
+      fmt::format("{} x {:.0f} persistent blocks merge once; {:.3g} updates{} move to the shared "
+                  "unit: {}", addresses_basis, blocks, updates,
+                  p.useful_updates ? "" : " (one per L2 request assumed)", shared.basis));
+}
+
+// (b) Warp aggregation: the lanes of an instruction on the hot address merge into one request.
+std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t) {
+  const L2Inputs& in = a.l2.inputs;
+  if (a.l2.basis != L2ServiceBasis::kHotAddress || !in.requests_per_instruction ||
+      *in.requests_per_instruction < 1.5)
+    return std::nullopt;
+  const double merged = *in.requests_per_instruction;
+  return predicted(t, fmt::format("aggregate same-address lanes in the warp: {:.1f} requests per "
+                                  "instruction to 1", merged),
+                   in.requests / merged, in.requests_hottest_slice / merged, a.l2.service_cycles, 0,
+                   "requests / lanes merged (the warp reduction's own cost left out)");
+}
+
+// (c) Fewer, persistent blocks for a kernel that already privatizes: merge traffic scales
+// with the number of blocks.
+std::optional<WhatIf> fewer_blocks(const KernelAnalysis& a, const KernelProfile& p,
+                                   const TimeSplit& t) {
+  const L2Inputs& in = a.l2.inputs;
+  const double blocks = static_cast<double>(p.launch.blocks());
+  const double persistent = persistent_grid(p);
+  if (persistent <= 0 || blocks < 1.5 * persistent) return std::nullopt;
+  const double factor = persistent / blocks;
+  return predicted(t, fmt::format("persistent grid: {:.0f} blocks instead of {:.0f}", persistent, blocks),
+                   in.requests * factor, in.requests_hottest_slice * factor, a.l2.service_cycles, 0,
+                   "merge requests scale with the blocks (each merges the same addresses)");
+}
+
+// (d) Spread the hot counters over copies in lines of different slices, summed at the end.
+std::optional<WhatIf> spread_copies(const KernelAnalysis& a, const Rules& r, const TimeSplit& t) {
+  const L2Inputs& in = a.l2.inputs;
+  if (a.l2.basis == L2ServiceBasis::kSpread || in.slices <= 1) return std::nullopt;
+  const double copies = std::clamp(r.l2_replication_slices, 1.0, static_cast<double>(in.slices));
+  const double hottest = std::max(in.requests_hottest_slice / copies, in.requests / in.slices);
+  return predicted(t, fmt::format("spread the hot counters over {:.0f} slices", copies), in.requests,
+                   hottest, a.l2.service_cycles, 0,
+                   "the hottest slice's requests / copies, no less than the mean slice's");
+}
+
+}  // namespace
+
+bool looks_privatized(const KernelAnalysis& a, const KernelProfile& p, const Rules& r) {
+  const auto shared = p.counter(metric::kSharedAtomInst);
+  const double blocks = static_cast<double>(p.launch.blocks());
+  return shared && *shared > 0 && blocks > 0 &&
+         a.l2.inputs.requests / blocks <= r.privatized_max_requests_per_block;
+}
+
+std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
+                                const ServiceTimeModel& m, const Rules& r, bool privatized,
+                                std::vector<std::string>& details) {
+  const auto t = time_split(a, p);
+  if (!t) {
+    details.push_back("no kernel duration: no what-if predictions");
+    return {};
+  }
+  std::vector<std::optional<WhatIf>> candidates = {
+      aggregate_in_warp(a, *t),
+      privatized ? fewer_blocks(a, p, *t) : privatize(a, p, m, *t, details),
+      spread_copies(a, r, *t)};
+  if (privatized)
+    details.push_back("already privatized (shared atomics, few L2 requests per block): no "
+                      "privatization proposed");
+  std::vector<WhatIf> out;
+  for (auto& w : candidates) {
+    if (!w) continue;
+    if (w->speedup >= kMinimumGain)
+      out.push_back(std::move(*w));
+    else
+      details.push_back(fmt::format("{}: no predicted gain ({:.2f}x)", w->change, w->speedup));
+  }
+  return out;
+}
+
+}  // namespace atomq::model::detail

@@ -1,0 +1,297 @@
+// The L2 queue on synthetic profiles built from the H200 figures (docs/model.md, "The L2
+// queue"): a same-address integer RED binds at one slice, float scatter-adds are classed by
+// the hottest slice's utilization, an already privatized kernel is not told to privatize, idle
+// slices get no finding, old profiles without the L2 counters still evaluate.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/analysis_json.hpp"
+#include "l2_fixture.hpp"
+#include "model_fixture.hpp"
+
+namespace atomq::model {
+namespace {
+
+using test::L2Spec;
+constexpr double kL2ClockMhz = 1980;
+
+bool has_l2_finding(const KernelAnalysis& a) {
+  return a.has(FindingKind::kL2HotAddress) || a.has(FindingKind::kL2HotSlice) ||
+         a.has(FindingKind::kL2Throughput);
+}
+
+const WhatIf* what_if_starting(const Finding& f, const std::string& prefix) {
+  for (const WhatIf& w : f.what_ifs)
+    if (w.change.rfind(prefix, 0) == 0) return &w;
+  return nullptr;
+}
+
+class L2Queue : public ::testing::Test {
+ protected:
+  static calibration::ServiceTable table_with_l2() {
+    calibration::ServiceTable t = test::make_h200_like_table();
+    t.l2 = test::make_h200_l2_section();
+    return t;
+  }
+  ServiceTimeModel model{table_with_l2()};
+
+  // A kernel whose atomics are all global: the shared unit idle.
+  static KernelProfile global_only(const std::string& name, double duration_ns, const L2Spec& l2) {
+    test::ProfileSpec spec;
+    spec.name = name;
+    KernelProfile p = test::make_profile(spec);
+    p.counters[metric::kSharedAtomInst] = 0;
+    p.counters[metric::kSharedAtomInstAlu] = 0;
+    p.counters[metric::kSharedAtomInstCas] = 0;
+    p.counters[metric::kSharedAtomWavefronts] = 0;
+    p.counters[metric::kDurationNs] = duration_ns;
+    test::add_l2_counters(p, l2);
+    return p;
+  }
+
+  // naive_global on a one-value input (H200): 100.6 M RED requests in ~99 M L2 cycles, 50.2 ms.
+  static KernelProfile naive_global_one_value() {
+    L2Spec l2;
+    l2.red = 100.6e6;
+    l2.red_hottest = 99.0e6;
+    l2.elapsed_cycles = 50.2e6 * kL2ClockMhz / 1000;
+    l2.busy_fraction = 0.9;
+    l2.warp_instructions = 2097152;
+    KernelProfile p = global_only("naive_global", 50.2e6, l2);
+    p.launch.grid = {1056, 1, 1};
+    p.launch.max_active_blocks_per_sm = 8;
+    p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+    p.useful_updates = 67108864;
+    return p;
+  }
+
+  // Float atomicAdd of 16 Mi values (H200): one address 30 ms, 25.2 M requests, 16.8 M at one
+  // slice whose busy counter reads 33%; 1024 uniform addresses 1.47 ms, 16.9 M requests, 1.41 M
+  // at the hottest slice, busy 77%.
+  static KernelProfile scatter_add(bool one_address) {
+    L2Spec l2;
+    const double duration_ns = one_address ? 30.0e6 : 1.47e6;
+    l2.red = one_address ? 25.2e6 : 16.9e6;
+    l2.red_hottest = one_address ? 16.8e6 : 1.41e6;
+    l2.elapsed_cycles = duration_ns * kL2ClockMhz / 1000;
+    l2.busy_fraction = one_address ? 0.33 : 0.77;
+    l2.warp_instructions = 16777216.0 / 32;
+    KernelProfile p = global_only(one_address ? "scatter_add_one" : "scatter_add_1024", duration_ns, l2);
+    p.launch.grid = {65536, 1, 1};
+    p.launch.max_active_blocks_per_sm = 8;
+    p.global_atomic_op = GlobalAtomicOp::kRedAddF32;
+    p.global_atomic_addresses = one_address ? 1 : 1024;
+    p.useful_updates = 16777216;
+    return p;
+  }
+};
+
+TEST_F(L2Queue, SameAddressIntegerReductionIsASevereHotAddress) {
+  const KernelAnalysis a = analyze(naive_global_one_value(), model);
+  ASSERT_TRUE(a.l2.evaluated) << a.l2.not_evaluated_reason;
+  EXPECT_EQ(a.l2.basis, L2ServiceBasis::kHotAddress);
+  EXPECT_EQ(a.l2.op_origin, Origin::kMeasured);
+  EXPECT_DOUBLE_EQ(a.l2.service_cycles, 1.0);
+  EXPECT_NEAR(a.l2.utilization, 99.0e6 / (50.2e6 * 1.98), 1e-9);
+  EXPECT_EQ(a.l2.utilization_class, UtilizationClass::kSevere);
+  EXPECT_EQ(a.shared_unit_class, UtilizationClass::kNotAtomicBound);
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kSevere) << "the worse of the two units";
+  EXPECT_EQ(a.binding_unit, BindingUnit::kL2AtomicUnit);
+  const Finding& head = a.findings.front();
+  EXPECT_EQ(head.kind, FindingKind::kUtilization);
+  EXPECT_NE(head.title.find("Severe L2 atomic bottleneck: one hot address"), std::string::npos) << head.title;
+  EXPECT_NE(head.title.find("of the hottest slice"), std::string::npos) << head.title;
+  const Finding* hot = a.find(FindingKind::kL2HotAddress);
+  ASSERT_NE(hot, nullptr);
+  EXPECT_FALSE(a.has(FindingKind::kL2Throughput));
+  const WhatIf* privatize = what_if_starting(*hot, "privatize");
+  ASSERT_NE(privatize, nullptr);
+  EXPECT_GT(privatize->speedup, 2.0);
+  EXPECT_FALSE(privatize->basis.empty());
+  const WhatIf* aggregate = what_if_starting(*hot, "aggregate");
+  ASSERT_NE(aggregate, nullptr) << "48 requests per warp instruction can merge";
+  EXPECT_GT(aggregate->speedup, 2.0);
+  EXPECT_NE(what_if_starting(*hot, "spread the hot counters"), nullptr);
+}
+
+TEST_F(L2Queue, FloatAddToOneAddressIsHotAndItsBusyCounterUnderReads) {
+  const KernelAnalysis a = analyze(scatter_add(true), model);
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_EQ(a.l2.basis, L2ServiceBasis::kHotAddress);
+  EXPECT_DOUBLE_EQ(a.l2.service_cycles, 3.5);
+  EXPECT_NEAR(a.l2.utilization, 16.8e6 * 3.5 / (30.0e6 * 1.98), 1e-9);
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kSevere);
+  // The busy counter reads 33%: what the saturated same-address cell reads, not U.
+  ASSERT_TRUE(a.l2.expected_busy_fraction);
+  EXPECT_NEAR(*a.l2.expected_busy_fraction, 0.33, 0.01);
+  EXPECT_NE(a.l2.busy_cross_check.find("consistent"), std::string::npos) << a.l2.busy_cross_check;
+  const Finding* hot = a.find(FindingKind::kL2HotAddress);
+  ASSERT_NE(hot, nullptr);
+  const WhatIf* privatize = what_if_starting(*hot, "privatize");
+  ASSERT_NE(privatize, nullptr);
+  // One shared word in a CAS loop: ~33 wavefronts per update spread over 132 SMs, ~2 ms.
+  ASSERT_TRUE(privatize->predicted_time_ns);
+  EXPECT_GT(*privatize->predicted_time_ns, 1.0e6);
+  EXPECT_LT(*privatize->predicted_time_ns, 4.0e6);
+  EXPECT_NE(privatize->basis.find("CAS loop"), std::string::npos) << privatize->basis;
+}
+
+TEST_F(L2Queue, FloatAddOver1024AddressesIsClassedByTheHottestSlice) {
+  const KernelAnalysis a = analyze(scatter_add(false), model);
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_NE(a.l2.basis, L2ServiceBasis::kHotAddress) << "8% of the requests at the hottest slice";
+  EXPECT_EQ(a.l2.basis, L2ServiceBasis::kHotSlice) << "the hottest slice holds 8x the mean";
+  const double u = 1.41e6 * test::l2_fixture_cycles(GlobalAtomicOp::kRedAddF32, AddressSpread::kOneLine) /
+                   (1.47e6 * 1.98);
+  EXPECT_NEAR(a.l2.utilization, u, 1e-9);
+  EXPECT_EQ(a.l2.utilization_class, classify(u, default_rules()));
+  EXPECT_EQ(a.utilization_class, a.l2.utilization_class);
+  const Finding* hot = a.find(FindingKind::kL2HotSlice);
+  ASSERT_NE(hot, nullptr);
+  const WhatIf* privatize = what_if_starting(*hot, "privatize");
+  ASSERT_NE(privatize, nullptr);
+  // 1024 bins x 1056 persistent blocks merge; the rest of the kernel stays.
+  EXPECT_NEAR(privatize->instructions, 1024.0 * 132 * 8, 1.0);
+  EXPECT_GT(privatize->speedup, 1.5);
+}
+
+TEST_F(L2Queue, AlreadyPrivatizedTrafficIsNotToldToPrivatize) {
+  // block_private: 262,144 blocks each merging 256 bins (8 lines, one per slice) into L2.
+  test::ProfileSpec spec = test::ProfileSpec{};
+  spec.name = "block_private";
+  spec.active_cycles_sum = test::cycles_for_utilization(spec.instructions, 1.02, 0.3);
+  KernelProfile p = test::make_profile(spec);
+  p.launch.grid = {262144, 1, 1};
+  p.launch.max_active_blocks_per_sm = 8;
+  L2Spec l2;
+  l2.red = 262144.0 * 256;
+  l2.red_hottest = l2.red / 8;
+  l2.elapsed_cycles = l2.red_hottest * 1.0 / 0.95;
+  l2.warp_instructions = 262144.0 * 8;
+  test::add_l2_counters(p, l2);
+  p.counters[metric::kDurationNs] = l2.elapsed_cycles / kL2ClockMhz * 1000;
+  p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+  const KernelAnalysis a = analyze(p, model);
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_EQ(a.binding_unit, BindingUnit::kL2AtomicUnit);
+  ASSERT_TRUE(has_l2_finding(a));
+  for (const Finding& f : a.findings) {
+    for (const WhatIf& w : f.what_ifs) EXPECT_EQ(w.change.find("privatize"), std::string::npos) << w.change;
+    EXPECT_EQ(f.recommendation.find("privatize into shared"), std::string::npos) << f.recommendation;
+  }
+  const Finding* merge = a.find(FindingKind::kL2HotSlice);
+  ASSERT_NE(merge, nullptr);
+  const WhatIf* persistent = what_if_starting(*merge, "persistent grid");
+  ASSERT_NE(persistent, nullptr);
+  EXPECT_GT(persistent->speedup, 2.0);
+}
+
+TEST_F(L2Queue, IdleOrUnbusySpreadSlicesGetNoFinding) {
+  test::ProfileSpec spec;
+  KernelProfile idle = test::make_profile(spec);
+  L2Spec few;
+  few.red = 1000;
+  few.red_hottest = 100;
+  few.elapsed_cycles = 1e6;
+  test::add_l2_counters(idle, few);
+  KernelAnalysis a = analyze(idle, model);
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_LT(a.l2.utilization, 0.01);
+  EXPECT_FALSE(has_l2_finding(a));
+  EXPECT_NE(a.binding_unit, BindingUnit::kL2AtomicUnit);
+
+  L2Spec spread;  // evenly over 96 slices, the hottest at 30%
+  spread.red = 96e6;
+  spread.red_hottest = 1.1e6;
+  spread.elapsed_cycles = 1.1e6 * 0.9 / 0.3;
+  spread.warp_instructions = 3e6;
+  KernelProfile even = global_only("even", 2e6, spread);
+  even.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+  a = analyze(even, model);
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_EQ(a.l2.basis, L2ServiceBasis::kSpread);
+  EXPECT_EQ(a.l2.spread, AddressSpread::kManyLines) << "32 requests per instruction";
+  EXPECT_NEAR(a.l2.utilization, 0.3, 1e-9);
+  EXPECT_FALSE(has_l2_finding(a));
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kNotAtomicBound);
+  EXPECT_EQ(a.binding_unit, BindingUnit::kNone);
+}
+
+TEST_F(L2Queue, MissingCountersOrSectionLeaveItUnevaluatedWithANote) {
+  // A profile recorded before the L2 counters existed: the request total only.
+  KernelProfile old = naive_global_one_value();
+  for (const char* name : {metric::kL2RedRequestsMax, metric::kL2AtomRequestsMax,
+                           metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum, metric::kL2AtomicBusyMax})
+    old.counters.erase(name);
+  KernelAnalysis a = analyze(old, model);
+  EXPECT_TRUE(a.evaluated);
+  EXPECT_FALSE(a.l2.evaluated);
+  EXPECT_NE(a.l2.not_evaluated_reason.find(".max"), std::string::npos) << a.l2.not_evaluated_reason;
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kNotAtomicBound);
+  EXPECT_FALSE(has_l2_finding(a));
+  bool noted = false;
+  for (const auto& n : a.notes) noted |= n.find("L2 queue not evaluated") != std::string::npos;
+  EXPECT_TRUE(noted);
+
+  // A shared-only profile, and a table without an L2 section.
+  const ServiceTimeModel no_l2(test::make_h200_like_table());
+  a = analyze(naive_global_one_value(), no_l2);
+  EXPECT_FALSE(a.l2.evaluated);
+  EXPECT_NE(a.l2.not_evaluated_reason.find("no L2 section"), std::string::npos);
+  a = analyze(test::make_profile(test::ProfileSpec{}), model);
+  EXPECT_TRUE(a.evaluated);
+  EXPECT_FALSE(a.l2.evaluated);
+
+  // Malformed L2 counters are no crash either.
+  KernelProfile bad = naive_global_one_value();
+  bad.counters[metric::kL2CyclesElapsedMax] = std::nan("");
+  bad.counters[metric::kL2RedRequestsMax] = -1;
+  a = analyze(bad, model);
+  EXPECT_FALSE(a.l2.evaluated);
+}
+
+TEST_F(L2Queue, UnknownOpIsChosenByTheObservedRateAndMarkedAssumed) {
+  KernelProfile p = scatter_add(true);
+  p.global_atomic_op.reset();
+  const KernelAnalysis a = analyze(p, model);
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_EQ(a.l2.op_origin, Origin::kAssumed);
+  EXPECT_EQ(a.l2.op, GlobalAtomicOp::kRedAddF32) << "3.5 cycles per request: only f32 is that slow";
+  EXPECT_NE(a.l2.op_reason.find("no SASS hint"), std::string::npos) << a.l2.op_reason;
+  EXPECT_NE(a.l2.op_reason.find("observed rate"), std::string::npos) << a.l2.op_reason;
+  const Finding* hot = a.find(FindingKind::kL2HotAddress);
+  ASSERT_NE(hot, nullptr);
+  bool said = false;
+  for (const auto& d : hot->details) said |= d.find("U assumes red.add.f32") != std::string::npos;
+  EXPECT_TRUE(said);
+
+  // An integer-speed slice keeps the integer op: U is not inflated by a slower candidate.
+  KernelProfile integer = naive_global_one_value();
+  integer.global_atomic_op.reset();
+  const KernelAnalysis b = analyze(integer, model);
+  EXPECT_LE(b.l2.service_cycles, 1.0 * (1 + default_rules().l2_rate_tolerance));
+}
+
+TEST_F(L2Queue, JsonCarriesTheQueueAndTheBindingUnit) {
+  const auto doc = nlohmann::json::parse(analysis_to_json(analyze(scatter_add(true), model)));
+  EXPECT_EQ(doc.at("binding_unit"), "l2_atomic_unit");
+  EXPECT_EQ(doc.at("class"), "severe");
+  EXPECT_EQ(doc.at("shared_unit_class"), "not_atomic_bound");
+  const auto& l2 = doc.at("l2");
+  EXPECT_EQ(l2.at("evaluated"), true);
+  EXPECT_EQ(l2.at("service_basis"), "one_hot_address");
+  EXPECT_EQ(l2.at("op"), "red.add.f32");
+  EXPECT_EQ(l2.at("op_origin"), "measured");
+  EXPECT_EQ(l2.at("slices"), 96);
+  EXPECT_NEAR(l2.at("hottest_slice_share").get<double>(), 16.8 / 25.2, 1e-9);
+  EXPECT_FALSE(l2.at("busy_cross_check").get<std::string>().empty());
+  bool basis = false;
+  for (const auto& f : doc.at("findings"))
+    for (const auto& w : f.at("what_ifs")) basis |= !w.at("basis").get<std::string>().empty();
+  EXPECT_TRUE(basis);
+}
+
+}  // namespace
+}  // namespace atomq::model
