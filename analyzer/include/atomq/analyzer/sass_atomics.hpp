@@ -1,0 +1,53 @@
+// What atomics one kernel's SASS issues, which counters cannot tell apart: the global op
+// (REDG u32 vs f32 vs 64-bit, MIN/MAX, ATOMG ADD, CAS), whose L2 service times differ, and
+// the shared variant (ATOMS.POPC.INC vs ATOMS.ADD, CAS, the CAST.SPIN float-add loop).
+// Counts are static: instructions in the listing, not executions.
+#pragma once
+
+#include <map>
+#include <optional>
+
+#include "atomq/analyzer/sass_listing.hpp"
+#include "atomq/common/global_atomic.hpp"
+#include "atomq/common/shared_atomic.hpp"
+
+namespace atomq::analyzer {
+
+// One global atomic opcode in atomq's vocabulary: REDG/RED (result unused) and ATOMG/ATOM
+// (result returned; RED/ATOM address generically and count as global atomics in the
+// counters). nullopt for other atomics (AND, EXCH, signed or 64-bit MIN/MAX, F64, ATOMG F32...)
+// and for non-atomics.
+std::optional<GlobalAtomicOp> global_atomic_op(const std::string& opcode);
+
+struct SassAtomics {
+  // Global atomics in the vocabulary, by op; those outside it are only counted.
+  std::map<GlobalAtomicOp, int> global_ops;
+  int other_global = 0;
+  // The op that issues most, by this rule: the atomics in the most deeply nested
+  // backward-branch loop that holds any (all of them when none is in a loop), then the most
+  // frequent op among those, ties to the one first in the listing. A loop's body runs many
+  // times per straight-line atomic, so its op is the one the L2 mostly serves.
+  std::optional<GlobalAtomicOp> dominant_global;
+
+  int shared_popc_inc = 0;    // ATOMS.POPC.INC: result unused, same-address lanes merge
+  int shared_add = 0;         // ATOMS.ADD: result used, same-address lanes serialize
+  int shared_cas = 0;         // ATOMS.CAS (32 or 64 bit)
+  int shared_cast_spin = 0;   // ATOMS.CAST.SPIN: the float (or 64-bit) add's CAS loop
+  int shared_other = 0;       // any other ATOMS (MIN, MAX, EXCH, AND, INC...)
+  // kPopcInc when every non-CAS shared atomic is ATOMS.POPC.INC, kAdd when any other
+  // non-CAS one is there, nullopt when the kernel has none (as KernelProfile's hint reads).
+  std::optional<OpVariant> shared_variant;
+
+  // A CAS (shared or global, CAS or CAST.SPIN) inside a backward-branch loop. A CAS retry
+  // loop looks like this; so does a counted loop that issues CAS (tests/gpu/targets/
+  // multi_kernel_app.cu's cas_distinct): telling them apart needs the data flow.
+  bool cas_in_loop = false;
+
+  bool has_shared_cas() const { return shared_cas + shared_cast_spin > 0; }
+  bool any() const { return !global_ops.empty() || other_global + shared_popc_inc + shared_add + shared_cas +
+                                                         shared_cast_spin + shared_other > 0; }
+};
+
+SassAtomics classify_atomics(const SassFunction& function);
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,111 @@
+#include "atomq/analyzer/sass_hints.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "atomq/analyzer/kernel_profiler.hpp"  // demangle
+
+namespace atomq::analyzer {
+
+namespace {
+
+// The profiles' kernel names that `mangled` may stand for: itself, and its demangled form.
+bool wanted(const std::set<std::string>& names, const std::string& mangled) {
+  return names.count(mangled) > 0 || names.count(demangle(mangled)) > 0;
+}
+
+}  // namespace
+
+bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profile) {
+  bool changed = false;
+  if (!profile.shared_atomic_variant && atomics.shared_variant) {
+    profile.shared_atomic_variant = atomics.shared_variant;
+    changed = true;
+  }
+  if (!profile.global_atomic_op && atomics.dominant_global) {
+    profile.global_atomic_op = atomics.dominant_global;
+    changed = true;
+  }
+  return changed;
+}
+
+SassHintSummary fill_hints(std::vector<model::KernelProfile>& profiles, const std::vector<SassFunction>& functions) {
+  std::map<std::string, std::string> mangled_of;  // a profile's kernel name -> the mangled name
+  for (const SassFunction& f : functions) {
+    mangled_of.emplace(f.mangled_name, f.mangled_name);
+    mangled_of.emplace(demangle(f.mangled_name), f.mangled_name);
+  }
+  std::set<std::string> kernels, in_binary, hinted;
+  for (model::KernelProfile& profile : profiles) {
+    kernels.insert(profile.kernel_name);
+    const auto name = mangled_of.find(profile.kernel_name);
+    const SassFunction* function =
+        name == mangled_of.end() ? nullptr
+                                 : find_sass_function(functions, name->second, profile.device.compute_capability_major,
+                                                      profile.device.compute_capability_minor);
+    if (function == nullptr) {
+      spdlog::debug("no SASS for {} (sm_{}{}) in the binary: loaded at run time or JIT-compiled; no hint",
+                    profile.kernel_name, profile.device.compute_capability_major,
+                    profile.device.compute_capability_minor);
+      continue;
+    }
+    in_binary.insert(profile.kernel_name);
+    const SassAtomics atomics = classify_atomics(*function);
+    if (apply_atomic_hints(atomics, profile) || profile.shared_atomic_variant || profile.global_atomic_op)
+      hinted.insert(profile.kernel_name);
+  }
+  SassHintSummary summary;
+  summary.kernels = static_cast<int>(kernels.size());
+  summary.kernels_in_binary = static_cast<int>(in_binary.size());
+  summary.kernels_hinted = static_cast<int>(hinted.size());
+  return summary;
+}
+
+SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profiles, const std::string& binary_path) {
+  if (profiles.empty()) return {SassDumpStatus::kOk, "", 0, 0, 0};
+  std::set<std::string> names;
+  for (const model::KernelProfile& p : profiles) names.insert(p.kernel_name);
+  SassHintSummary summary;
+  if (binary_path.empty()) {
+    spdlog::info("no atomic hints from SASS: the program's executable was not found");
+    summary.reason = "the program's executable was not found";
+    return summary;
+  }
+  const SassDump dump = dump_sass(binary_path, [&names](const std::string& mangled, const std::string&) {
+    return wanted(names, mangled);
+  });
+  if (dump.status == SassDumpStatus::kOk) summary = fill_hints(profiles, dump.functions);
+  summary.status = dump.status;
+  summary.reason = dump.reason;
+  if (dump.status != SassDumpStatus::kOk) {
+    spdlog::info("no atomic hints from SASS: {}", dump.reason);
+  } else {
+    spdlog::info("atomic hints from the SASS of {}: {} of {} kernel(s) ({} found in the binary)", binary_path,
+                 summary.kernels_hinted, summary.kernels, summary.kernels_in_binary);
+  }
+  return summary;
+}
+
+std::string resolve_program_path(const std::string& program) {
+  namespace fs = std::filesystem;
+  if (program.empty()) return "";
+  std::error_code ec;
+  if (program.find('/') != std::string::npos) return fs::is_regular_file(program, ec) ? program : "";
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "";
+  while (!dirs.empty()) {
+    const size_t colon = dirs.find(':');
+    const fs::path candidate = fs::path(std::string(dirs.substr(0, colon))) / program;
+    if (!candidate.parent_path().empty() && fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0)
+      return candidate.string();
+    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+  }
+  return "";
+}
+
+}  // namespace atomq::analyzer
