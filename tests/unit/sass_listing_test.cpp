@@ -1,0 +1,293 @@
+// The SASS listing parser, the loops it finds, the arch choice, the atomic classifier and the
+// hint filling, on committed listings (tests/unit/fixtures/*.sass) and small texts: no GPU, no
+// cuobjdump.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "atomq/analyzer/sass_atomics.hpp"
+#include "atomq/analyzer/sass_hints.hpp"
+#include "atomq/analyzer/sass_listing.hpp"
+
+namespace an = atomq::analyzer;
+using atomq::GlobalAtomicOp;
+using atomq::OpVariant;
+
+namespace {
+
+constexpr const char* kNaiveGlobal = "_ZN5atomq9histogram7kernels24hist_naive_global_kernelIjEEvNS1_8HistArgsE";
+constexpr const char* kBlockPrivate = "_ZN5atomq9histogram7kernels25hist_block_private_kernelIjEEvNS1_8HistArgsE";
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(ATOMQ_FIXTURE_DIR) + "/" + name, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const an::SassFunction& sm90(const std::vector<an::SassFunction>& functions, const std::string& name) {
+  static const an::SassFunction kNone;
+  const an::SassFunction* f = an::find_sass_function(functions, name, 9, 0);
+  return f ? *f : kNone;
+}
+
+// A listing of one sm_90 function from instruction texts, at offsets 0x0, 0x10, ...
+std::string listing(const std::vector<std::string>& instructions) {
+  std::string text = "\tcode for sm_90\n\t\tFunction : _Z1fv\n";
+  for (size_t i = 0; i < instructions.size(); ++i)
+    text += "        /*" + std::to_string(i) + "0*/   " + instructions[i] + " ;  /* 0x0 */\n";
+  return text;
+}
+
+an::SassAtomics classify(const std::vector<std::string>& instructions) {
+  const auto functions = an::parse_sass_listing(listing(instructions));
+  return functions.empty() ? an::SassAtomics{} : an::classify_atomics(functions.front());
+}
+
+}  // namespace
+
+TEST(SassListing, ParsesOneInstructionLine) {
+  const auto i = an::parse_sass_instruction(
+      "        /*0120*/              @!P0 REDG.E.ADD.STRONG.GPU desc[UR4][R12.64], R11 ;   /* 0x0000000c0cff798e */");
+  ASSERT_TRUE(i.has_value());
+  EXPECT_EQ(i->offset, 0x120);
+  EXPECT_EQ(i->predicate, "@!P0");
+  EXPECT_EQ(i->opcode, "REDG.E.ADD.STRONG.GPU");
+  EXPECT_EQ(i->operands, (std::vector<std::string>{"desc[UR4][R12.64]", "R11"}));
+  EXPECT_FALSE(i->branch_target.has_value());
+
+  const auto branch = an::parse_sass_instruction("        /*0130*/                   BRA 0x80;");
+  ASSERT_TRUE(branch.has_value());
+  EXPECT_EQ(branch->branch_target, 0x80);
+  EXPECT_FALSE(an::parse_sass_instruction("                     /* 0x000fe40000000800 */").has_value());
+}
+
+TEST(SassListing, FatBinaryFunctionsByArch) {
+  const auto functions = an::parse_sass_listing(fixture("sass_fatbin_sm80_sm90.sass"));
+  ASSERT_EQ(functions.size(), 5u);  // the PTX section adds none
+  EXPECT_EQ(functions[0].arch, "sm_80");
+  EXPECT_EQ(functions[1].arch, "sm_90");
+  EXPECT_EQ(functions[1].mangled_name, kNaiveGlobal);
+  EXPECT_EQ(functions[1].instructions.size(), 28u);
+  EXPECT_EQ(sm90(functions, kNaiveGlobal).arch, "sm_90");
+  // An 8.6 device runs the sm_80 code (same major, not newer); a 10.0 device none of it.
+  const an::SassFunction* ampere = an::find_sass_function(functions, kNaiveGlobal, 8, 6);
+  ASSERT_NE(ampere, nullptr);
+  EXPECT_EQ(ampere->arch, "sm_80");
+  EXPECT_EQ(an::find_sass_function(functions, kNaiveGlobal, 10, 0), nullptr);  // would JIT the PTX
+  EXPECT_EQ(an::find_sass_function(functions, kNaiveGlobal, 0, 0)->arch, "sm_90");  // device unknown
+  EXPECT_EQ(an::find_sass_function(functions, "_Z7missingv", 9, 0), nullptr);
+}
+
+TEST(SassListing, FilterKeepsOnlyTheAskedFunctions) {
+  an::SassListingParser parser([](const std::string& name, const std::string& arch) {
+    return name == kBlockPrivate && arch == "sm_90";
+  });
+  std::istringstream lines(fixture("sass_fatbin_sm80_sm90.sass"));
+  for (std::string line; std::getline(lines, line);) parser.add_line(line);
+  EXPECT_EQ(parser.functions_seen(), 5);
+  const auto kept = parser.finish();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].mangled_name, kBlockPrivate);
+}
+
+TEST(SassListing, BackwardBranchesAreLoops) {
+  const auto functions = an::parse_sass_listing(fixture("sass_fatbin_sm80_sm90.sass"));
+  const auto loops = an::backward_branch_loops(sm90(functions, kBlockPrivate));
+  ASSERT_EQ(loops.size(), 2u);  // the zeroing and the merge; not the forward skip, not BRA-to-self
+  EXPECT_EQ(loops[0].start, 0x60);
+  EXPECT_EQ(loops[0].end, 0x90);
+  EXPECT_EQ(loops[1].start, 0xf0);
+  EXPECT_EQ(loops[1].end, 0x140);
+}
+
+TEST(SassListing, OddLinesAreSkipped) {
+  const auto functions = an::parse_sass_listing(fixture("sass_odd_lines.sass"));
+  ASSERT_EQ(functions.size(), 1u);  // "Function :" without a name starts none
+  const an::SassFunction& f = functions[0];
+  EXPECT_EQ(f.mangled_name, "_Z4oddsPj");
+  std::vector<long long> offsets;
+  for (const auto& i : f.instructions) offsets.push_back(i.offset);
+  EXPECT_EQ(offsets, (std::vector<long long>{0x0, 0x60, 0x70, 0x80, 0xa0, 0xb0, 0xc0, 0xd0, 0xe0}));
+  EXPECT_FALSE(f.instructions[2].branch_target.has_value());  // "BRA ;"
+  EXPECT_FALSE(f.instructions[3].branch_target.has_value());  // "BRA 0xnothex"
+  const an::SassAtomics a = an::classify_atomics(f);
+  EXPECT_EQ(a.global_ops.at(GlobalAtomicOp::kRedAddU32), 2);
+  EXPECT_EQ(a.shared_popc_inc, 1);
+  EXPECT_EQ(a.shared_cas, 1);  // inside "{ ... }"
+  EXPECT_TRUE(a.cas_in_loop);
+}
+
+TEST(SassListing, NeverThrowsOnAnyText) {
+  for (const std::string& text : {std::string(), std::string("\n\n\n"), std::string("Function : x\n/*"),
+                                  std::string("code for \narch = \n/*0*/ @"), std::string(3, '\0'),
+                                  std::string("/*ffffffffffffffffffff*/ BRA 0xffffffffffffffffffff ;")}) {
+    EXPECT_NO_THROW(an::parse_sass_listing(text));
+  }
+  EXPECT_EQ(an::sass_arch_number("sm_90a"), 90);
+  EXPECT_EQ(an::sass_arch_number("compute_90"), std::nullopt);
+  EXPECT_EQ(an::sass_arch_number("sm_"), std::nullopt);
+}
+
+TEST(SassAtomics, GlobalOpcodesMapToTheVocabulary) {
+  EXPECT_EQ(an::global_atomic_op("REDG.E.ADD.STRONG.GPU"), GlobalAtomicOp::kRedAddU32);
+  EXPECT_EQ(an::global_atomic_op("REDG.E.ADD.F32.FTZ.RN.STRONG.GPU"), GlobalAtomicOp::kRedAddF32);
+  EXPECT_EQ(an::global_atomic_op("REDG.E.ADD.64.STRONG.GPU"), GlobalAtomicOp::kRedAddU64);
+  EXPECT_EQ(an::global_atomic_op("REDG.E.MIN.STRONG.GPU"), GlobalAtomicOp::kRedMinU32);
+  EXPECT_EQ(an::global_atomic_op("REDG.E.MAX.STRONG.GPU"), GlobalAtomicOp::kRedMaxU32);
+  EXPECT_EQ(an::global_atomic_op("ATOMG.E.ADD.STRONG.GPU"), GlobalAtomicOp::kAtomAddU32);
+  EXPECT_EQ(an::global_atomic_op("ATOMG.E.CAS.STRONG.GPU"), GlobalAtomicOp::kAtomCasU32);
+  EXPECT_EQ(an::global_atomic_op("ATOMG.E.CAS.64.STRONG.GPU"), GlobalAtomicOp::kAtomCasU64);
+  EXPECT_EQ(an::global_atomic_op("RED.E.ADD.STRONG.GPU"), GlobalAtomicOp::kRedAddU32);  // generic address
+  EXPECT_EQ(an::global_atomic_op("REDG.E.MAX.S32.STRONG.GPU"), std::nullopt);
+  EXPECT_EQ(an::global_atomic_op("ATOMG.E.EXCH.STRONG.GPU"), std::nullopt);
+  EXPECT_EQ(an::global_atomic_op("REDG.E.ADD.F64.RN.STRONG.GPU"), std::nullopt);
+  EXPECT_EQ(an::global_atomic_op("ATOMS.ADD"), std::nullopt);
+  EXPECT_EQ(an::global_atomic_op("REDUX.SUM"), std::nullopt);
+  EXPECT_EQ(an::global_atomic_op(""), std::nullopt);
+}
+
+TEST(SassAtomics, FixtureKernels) {
+  const auto functions = an::parse_sass_listing(fixture("sass_fatbin_sm80_sm90.sass"));
+  const an::SassAtomics naive = an::classify_atomics(sm90(functions, kNaiveGlobal));
+  EXPECT_EQ(naive.global_ops.at(GlobalAtomicOp::kRedAddU32), 5);
+  EXPECT_EQ(naive.dominant_global, GlobalAtomicOp::kRedAddU32);
+  EXPECT_EQ(naive.shared_variant, std::nullopt);
+  EXPECT_FALSE(naive.cas_in_loop);
+
+  const an::SassAtomics block = an::classify_atomics(sm90(functions, kBlockPrivate));
+  EXPECT_EQ(block.shared_popc_inc, 1);
+  EXPECT_EQ(block.shared_variant, OpVariant::kPopcInc);
+  EXPECT_EQ(block.dominant_global, GlobalAtomicOp::kRedAddU32);
+
+  const an::SassAtomics float_add = an::classify_atomics(sm90(functions, "_Z16float_add_sharedPfPKfi"));
+  EXPECT_EQ(float_add.shared_cast_spin, 1);
+  EXPECT_TRUE(float_add.has_shared_cas());
+  EXPECT_EQ(float_add.shared_variant, std::nullopt);  // no non-CAS shared atomic
+  EXPECT_TRUE(float_add.cas_in_loop);
+  EXPECT_EQ(float_add.dominant_global, GlobalAtomicOp::kRedAddF32);
+
+  // The 64-bit CAS in the retry loop wins over the ATOMG.ADD and the 64-bit RED outside it.
+  const an::SassAtomics cas_max = an::classify_atomics(sm90(functions, "_Z14cas_max_doublePdPKdi"));
+  EXPECT_EQ(cas_max.global_ops.size(), 3u);
+  EXPECT_EQ(cas_max.dominant_global, GlobalAtomicOp::kAtomCasU64);
+  EXPECT_TRUE(cas_max.cas_in_loop);
+  EXPECT_FALSE(cas_max.has_shared_cas());
+}
+
+TEST(SassAtomics, DominantOpRule) {
+  // No loop: the most frequent; a tie goes to the first in the listing.
+  EXPECT_EQ(classify({"REDG.E.MIN.STRONG.GPU desc[UR4][R2.64], R5", "REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                      "REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5"})
+                .dominant_global,
+            GlobalAtomicOp::kRedAddU32);
+  EXPECT_EQ(classify({"REDG.E.MAX.STRONG.GPU desc[UR4][R2.64], R5", "ATOMG.E.ADD.STRONG.GPU PT, R3, desc[UR4][R2.64], R5"})
+                .dominant_global,
+            GlobalAtomicOp::kRedMaxU32);
+  // The innermost loop wins over more atomics outside it: 0x20..0x40 nests in 0x10..0x50.
+  EXPECT_EQ(classify({"REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5", "REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+                      "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R5", "NOP", "@P0 BRA 0x20",
+                      "@P1 BRA 0x10", "EXIT"})
+                .dominant_global,
+            GlobalAtomicOp::kRedAddF32);
+  EXPECT_EQ(classify({"ATOMG.E.EXCH.STRONG.GPU PT, R3, desc[UR4][R2.64], R5"}).dominant_global, std::nullopt);
+  EXPECT_EQ(classify({"ATOMG.E.EXCH.STRONG.GPU PT, R3, desc[UR4][R2.64], R5"}).other_global, 1);
+}
+
+TEST(SassAtomics, SharedVariantRule) {
+  EXPECT_EQ(classify({"ATOMS.POPC.INC.32 RZ, [R3+URZ]"}).shared_variant, OpVariant::kPopcInc);
+  EXPECT_EQ(classify({"ATOMS.POPC.INC.32 RZ, [R3+URZ]", "ATOMS.ADD R6, [R4], R13"}).shared_variant, OpVariant::kAdd);
+  EXPECT_EQ(classify({"ATOMS.POPC.INC.32 RZ, [R3+URZ]", "ATOMS.CAS R0, [R1], R2, R3"}).shared_variant,
+            OpVariant::kPopcInc);
+  EXPECT_EQ(classify({"ATOMS.EXCH R0, [R1], R2"}).shared_variant, OpVariant::kAdd);
+  EXPECT_EQ(classify({"ATOMS.CAS R0, [R1], R2, R3"}).shared_variant, std::nullopt);
+  EXPECT_FALSE(classify({"ATOMS.CAS R0, [R1], R2, R3"}).cas_in_loop);  // no backward branch
+  EXPECT_FALSE(classify({"LDS R0, [R1]", "EXIT"}).any());
+}
+
+TEST(SassHints, FillsOnlyUnsetHintsByDemangledName) {
+  const auto functions = an::parse_sass_listing(fixture("sass_fatbin_sm80_sm90.sass"));
+  std::vector<atomq::model::KernelProfile> profiles(4);
+  profiles[0].kernel_name = "void atomq::histogram::kernels::hist_naive_global_kernel<unsigned int>"
+                            "(atomq::histogram::kernels::HistArgs)";
+  profiles[1].kernel_name = kBlockPrivate;  // a mangled name matches too
+  profiles[1].shared_atomic_variant = OpVariant::kAdd;  // already set: kept
+  profiles[2].kernel_name = "kernel_loaded_at_run_time(float*)";
+  profiles[3].kernel_name = profiles[0].kernel_name;
+  for (auto& p : profiles) {
+    p.device.compute_capability_major = 9;
+    p.device.compute_capability_minor = 0;
+  }
+  const an::SassHintSummary s = an::fill_hints(profiles, functions);
+  EXPECT_EQ(s.kernels, 3);
+  EXPECT_EQ(s.kernels_in_binary, 2);
+  EXPECT_EQ(s.kernels_hinted, 2);
+  EXPECT_EQ(profiles[0].global_atomic_op, GlobalAtomicOp::kRedAddU32);
+  EXPECT_EQ(profiles[0].shared_atomic_variant, std::nullopt);
+  EXPECT_EQ(profiles[1].shared_atomic_variant, OpVariant::kAdd);
+  EXPECT_EQ(profiles[1].global_atomic_op, GlobalAtomicOp::kRedAddU32);
+  EXPECT_FALSE(profiles[2].global_atomic_op || profiles[2].shared_atomic_variant);
+  EXPECT_EQ(profiles[3].global_atomic_op, GlobalAtomicOp::kRedAddU32);
+}
+
+TEST(SassHints, MissingBinaryOrToolIsNoFailure) {
+  std::vector<atomq::model::KernelProfile> profiles(1);
+  profiles[0].kernel_name = "k()";
+  an::SassHintSummary s;
+  EXPECT_NO_THROW(s = an::fill_hints_from_binary(profiles, "/nonexistent/program"));
+  EXPECT_NE(s.status, an::SassDumpStatus::kOk);
+  EXPECT_FALSE(s.reason.empty());
+  EXPECT_NO_THROW(s = an::fill_hints_from_binary(profiles, ""));
+  EXPECT_FALSE(s.reason.empty());
+  EXPECT_EQ(an::resolve_program_path("/nonexistent/program"), "");
+  EXPECT_EQ(an::resolve_program_path("sh").empty(), false);
+}
+
+// dump_sass end to end, with a stand-in cuobjdump first on PATH: what it prints is parsed, a
+// failure comes back as a status with the tool's message.
+class FakeCuobjdump : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("atomq_fake_cuobjdump_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_);
+    old_path_ = std::getenv("PATH") ? std::getenv("PATH") : "";
+    setenv("PATH", (dir_.string() + ":" + old_path_).c_str(), 1);
+  }
+  void TearDown() override {
+    setenv("PATH", old_path_.c_str(), 1);
+    std::filesystem::remove_all(dir_);
+  }
+  void install(const std::string& script_body) {
+    const std::filesystem::path tool = dir_ / "cuobjdump";
+    std::ofstream(tool) << "#!/bin/sh\n" << script_body << "\n";
+    std::filesystem::permissions(tool, std::filesystem::perms::owner_all);
+  }
+  std::filesystem::path dir_;
+  std::string old_path_;
+};
+
+TEST_F(FakeCuobjdump, ItsListingIsParsed) {
+  install(std::string("cat '") + ATOMQ_FIXTURE_DIR + "/sass_fatbin_sm80_sm90.sass'");
+  EXPECT_EQ(an::find_cuobjdump(), (dir_ / "cuobjdump").string());
+  const an::SassDump dump = an::dump_sass("/bin/sh");  // any existing file: the stand-in ignores it
+  ASSERT_EQ(dump.status, an::SassDumpStatus::kOk) << dump.reason;
+  EXPECT_EQ(dump.functions.size(), 5u);
+
+  std::vector<atomq::model::KernelProfile> profiles(1);
+  profiles[0].kernel_name = "float_add_shared(float*, float const*, int)";
+  profiles[0].device.compute_capability_major = 9;
+  const an::SassHintSummary s = an::fill_hints_from_binary(profiles, "/bin/sh");
+  EXPECT_EQ(s.kernels_hinted, 1);
+  EXPECT_EQ(profiles[0].global_atomic_op, GlobalAtomicOp::kRedAddF32);
+}
+
+TEST_F(FakeCuobjdump, ItsFailureIsAStatus) {
+  install("echo \"cuobjdump info    : File '$2' does not contain device code\"; exit 1");
+  const an::SassDump dump = an::dump_sass("/bin/sh");
+  EXPECT_EQ(dump.status, an::SassDumpStatus::kFailed);
+  EXPECT_NE(dump.reason.find("does not contain device code"), std::string::npos) << dump.reason;
+}
