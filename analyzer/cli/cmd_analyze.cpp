@@ -7,6 +7,7 @@
 
 #include "atomq/analyzer/injected_run.hpp"
 #include "atomq/analyzer/ncu_csv.hpp"
+#include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/cuda/device_query.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
@@ -48,11 +49,13 @@ int run_program(const AnalyzeArgs& a) {
     fmt::print(stderr, "atomq: no usable NVIDIA GPU: the driver sees no CUDA device\n");
     return kExitNoGpu;
   }
-  const analyzer::InjectedRun r = analyzer::run_under_injection(a.program, a.collector, a.output + ".profiles.jsonl");
+  analyzer::InjectedRun r = analyzer::run_under_injection(a.program, a.collector, a.output + ".profiles.jsonl");
   if (!r.exec_error.empty()) {
     fmt::print(stderr, "atomq: cannot run {}: {}\n", a.program[0], r.exec_error);
     return kExitCannotRun;
   }
+  // Counters cannot tell which atomic instructions a kernel issues; the program's SASS can.
+  analyzer::fill_hints_from_binary(r.profiles, analyzer::resolve_program_path(a.program[0]));
   const int rc = write_and_print_run(a.output, a.table, r.info, r.profiles);
   if (!r.collector_error.empty() && r.profiles.empty()) {
     fmt::print(stderr, "atomq: profiling failed: {}{}\n", r.collector_error,

@@ -2,11 +2,13 @@
 // CPU reference and reports its time (median of CUDA-event runs).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/histogram/histogram.hpp"
 #include "commands.hpp"
@@ -134,6 +136,11 @@ int analyze_one_run(const HistOptions& o, const hg::HistCase& c, hg::HistogramRu
   run::RunInfo info;
   std::vector<atomq::model::KernelProfile> profiles =
       atomq::analyzer::profile_launches([&] { runner.run(c.variant); }, {}, &info.launches);
+  // The kernels are this executable's: its SASS says which atomic instructions they issue. The
+  // link is resolved here: in cuobjdump's process /proc/self/exe would be cuobjdump.
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  atomq::analyzer::fill_hints_from_binary(profiles, ec ? "" : self.string());
   for (auto& p : profiles) {
     p.useful_updates = static_cast<double>(c.n);
     p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,
