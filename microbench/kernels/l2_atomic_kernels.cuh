@@ -1,0 +1,47 @@
+// Kernels that load the L2 slices' atomic units with global atomics. Every thread issues a
+// long unrolled stream of independent global atomics of one operation at the address its
+// spread gives it; RED ops drop the result (REDG), ATOM ops use it (ATOMG).
+#pragma once
+
+#include "atomq/common/global_atomic.hpp"
+
+namespace atomq::microbench::kernels {
+
+inline constexpr int kL2Unroll = 4;        // atomics per unrolled group
+inline constexpr int kL2LineBytes = 128;   // one L2 line: one slice
+inline constexpr int kL2ManyLines = 1024;  // lines of the many_lines spread
+
+// Word index (in elements of word_bytes) that thread `thread` (lane `lane` of grid warp
+// `warp`) updates. One line holds 128 / word_bytes words: 64-bit one_line lanes pair up.
+__host__ __device__ inline long long l2_word_index(int spread, long long thread, long long warp,
+                                                   int lane, int word_bytes) {
+  const int words_per_line = kL2LineBytes / word_bytes;
+  switch (spread) {
+    case static_cast<int>(AddressSpread::kOneAddress):
+      return 0;
+    case static_cast<int>(AddressSpread::kOneLine):
+      return lane % words_per_line;
+    case static_cast<int>(AddressSpread::kManyLines):
+      return ((lane + 32 * warp) % kL2ManyLines) * words_per_line;
+    default:  // kDistinct
+      return thread;
+  }
+}
+
+struct L2AtomicArgs {
+  void* words;            // the updated array: room for every spread's highest index
+  int spread;             // AddressSpread as int
+  int iterations;         // unrolled groups per thread
+  unsigned int sentinel;  // never equal to the accumulated result: keeps ATOM results alive
+  unsigned int* sink;     // written only if the sentinel is hit (never)
+};
+
+template <GlobalAtomicOp kOp>
+__global__ void l2_atomic_kernel(L2AtomicArgs args);
+
+// Host-side handle of the instantiation for `op`, for cudaLaunchKernel.
+const void* l2_atomic_kernel_handle(GlobalAtomicOp op);
+// Bytes of one word `op` updates (4 or 8).
+int l2_word_bytes(GlobalAtomicOp op);
+
+}  // namespace atomq::microbench::kernels
