@@ -30,6 +30,14 @@ print(f"{name:5s} grid: {len(doc['cells'])} cells, wall {t1 - t0:6.2f} s (goal <
       f"{100 * worst['spread']:.2f}% (n={worst['n']} e={worst['e']} c={worst['c']} "
       f"{worst['variant']} {worst['pattern']}), "
       f"{sum(c['spread'] <= 0.02 for c in sat)}/{len(sat)} within 2%")
+l2 = doc["l2"]
+most = max(l2["axes"]["warps_per_sm"])
+l2_sat = [c for c in l2["cells"] if c["warps_per_sm"] == most]
+l2_worst = max(l2_sat, key=lambda c: c["repeat_spread"])
+print(f"{name:5s} L2:   {len(l2['cells'])} cells, wall {l2['wall_seconds']:6.2f} s of the grid's; "
+      f"saturated cells ({most} warps/SM): max repeat spread {100 * l2_worst['repeat_spread']:.2f}% "
+      f"({l2_worst['op']} {l2_worst['spread']}), "
+      f"{sum(c['repeat_spread'] <= 0.02 for c in l2_sat)}/{len(l2_sat)} within 2%")
 PY
 }
 time_grid quick --quick

@@ -85,7 +85,8 @@ class ProgressCounter {
       : options_(options),
         progress_{0,
                   plan.cell_count() + plan.axes.n.size() * plan.axes.e.size() +
-                      std::size(kLatencyOps) * plan.axes.patterns.size() * std::size(kLatencyLanes),
+                      std::size(kLatencyOps) * plan.axes.patterns.size() * std::size(kLatencyLanes) +
+                      plan.l2.cell_count(),
                   ""} {}
   void done(std::string label) {
     ++progress_.done;
@@ -154,8 +155,9 @@ void measure_latencies(mb::AtomicStreamBench& bench, const SweepPlan& plan, Serv
 
 }  // namespace
 
-ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan,
-                             const CalibrationOptions& options) {
+ServiceTable run_calibration(mb::AtomicStreamBench& bench, mb::L2AtomicStreamBench& l2_bench,
+                             const SweepPlan& plan, const CalibrationOptions& options) {
+  if (!options.l2_counters) throw std::invalid_argument("calibration needs the L2 counter probe");
   const auto t_begin = std::chrono::steady_clock::now();
   ServiceTable table;
   table.provenance = start_provenance(bench.device(), plan, options);
@@ -169,6 +171,9 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, const SweepPlan& plan
   for (int n : plan.axes.n)
     for (int e : plan.axes.e) measure_load_point(bench, plan, n, e, table, progress);
   measure_latencies(bench, plan, table, progress);
+  spdlog::debug("L2 sweep: {} cells", plan.l2.cell_count());
+  table.l2 = run_l2_sweep(l2_bench, plan.l2, plan.repeats, options.l2_counters,
+                          [&progress](std::string label) { progress.done(std::move(label)); });
   p.sm_clock_mhz_end = bench.measure_sm_clock_mhz();
   p.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();

@@ -34,6 +34,35 @@ json provenance_json(const Provenance& p) {
               {"wall_seconds", p.wall_seconds}};
 }
 
+// The L2 section; cell fields are named as in L2Cell (l2_section.hpp).
+json l2_section_json(const L2Section& l2) {
+  json axes{{"warps_per_sm", l2.warps_per_sm}};
+  axes["ops"] = json::array();
+  for (GlobalAtomicOp op : l2.ops) axes["ops"].push_back(enum_name(op));
+  axes["spreads"] = json::array();
+  for (AddressSpread s : l2.spreads) axes["spreads"].push_back(enum_name(s));
+  json cells = json::array();
+  for (const L2Cell& c : l2.cells)
+    cells.push_back(json{{"op", enum_name(c.op)},
+                         {"spread", enum_name(c.spread)},
+                         {"warps_per_sm", c.warps_per_sm},
+                         {"addresses", c.addresses},
+                         {"requests_per_instruction", c.requests_per_instruction},
+                         {"hottest_slice_share", c.hottest_slice_share},
+                         {"cycles_per_request", c.cycles_per_request},
+                         {"cycles_min", c.cycles_min},
+                         {"cycles_max", c.cycles_max},
+                         {"repeat_spread", c.repeat_spread},
+                         {"busy_fraction", c.busy_fraction},
+                         {"gpu_requests_per_cycle", c.gpu_requests_per_cycle}});
+  return json{{"units", "L2 cycles per request at the hottest slice"},
+              {"slices", l2.slices},
+              {"l2_clock_mhz", l2.l2_clock_mhz},
+              {"wall_seconds", l2.wall_seconds},
+              {"axes", axes},
+              {"cells", cells}};
+}
+
 }  // namespace
 
 bool same_cas_share(double a, double b) { return std::fabs(a - b) < 1e-9; }
@@ -78,7 +107,8 @@ std::string serialize_service_table(const ServiceTable& t) {
            {"axes", axes},
            {"cells", cells},
            {"controls", controls},
-           {"latencies", latencies}};
+           {"latencies", latencies},
+           {"l2", l2_section_json(t.l2)}};
   return doc.dump(1) + "\n";
 }
 
@@ -89,6 +119,19 @@ std::string service_table_csv(const ServiceTable& t) {
     out << c.n << ',' << c.e << ',' << c.c << ',' << enum_name(c.variant) << ','
         << to_string(c.pattern) << ',' << c.s << ',' << c.s_min << ',' << c.s_max << ','
         << c.spread << ',' << c.sm_spread << ',' << c.atomics_per_warp << '\n';
+  return out.str();
+}
+
+std::string service_table_l2_csv(const ServiceTable& t) {
+  std::ostringstream out;
+  out << "op,spread,warps_per_sm,addresses,requests_per_instruction,hottest_slice_share,"
+         "cycles_per_request,cycles_min,cycles_max,repeat_spread,busy_fraction,"
+         "gpu_requests_per_cycle\n";
+  for (const L2Cell& c : t.l2.cells)
+    out << enum_name(c.op) << ',' << enum_name(c.spread) << ',' << c.warps_per_sm << ','
+        << c.addresses << ',' << c.requests_per_instruction << ',' << c.hottest_slice_share << ','
+        << c.cycles_per_request << ',' << c.cycles_min << ',' << c.cycles_max << ','
+        << c.repeat_spread << ',' << c.busy_fraction << ',' << c.gpu_requests_per_cycle << '\n';
   return out.str();
 }
 

@@ -65,9 +65,10 @@ Provenance read_provenance(const Fields& r, const json& doc) {
 
 // One axis: every element read by `element`; numbers strictly increasing, names distinct.
 template <typename T, typename ReadElement>
-std::vector<T> read_axis(const Fields& r, const json& axes, const char* key, ReadElement element) {
-  const std::string path = json_path("axes", key);
-  const json& values = r.array(axes, "axes", key);
+std::vector<T> read_axis(const Fields& r, const json& axes, const std::string& axes_path,
+                         const char* key, ReadElement element) {
+  const std::string path = json_path(axes_path, key);
+  const json& values = r.array(axes, axes_path, key);
   std::vector<T> out;
   for (size_t i = 0; i < values.size(); ++i) {
     const T v = element(values[i], json_path(path, i));
@@ -100,17 +101,17 @@ Axes read_axes(const Fields& r, const json& doc) {
       return v.get<int>();
     };
   };
-  a.n = read_axis<int>(r, j, "n", int_in(1024));
-  a.e = read_axis<int>(r, j, "e", int_in(32));
-  a.c = read_axis<double>(r, j, "c", [&](const json& v, const std::string& f) {
+  a.n = read_axis<int>(r, j, "axes", "n", int_in(1024));
+  a.e = read_axis<int>(r, j, "axes", "e", int_in(32));
+  a.c = read_axis<double>(r, j, "axes", "c", [&](const json& v, const std::string& f) {
     if (!v.is_number() || !(v.get<double>() >= 0.0) || v.get<double>() > 1.0)
       r.fail(f, "expected a number in 0..1");
     return v.get<double>();
   });
-  a.variants = read_axis<OpVariant>(r, j, "variants", [&](const json& v, const std::string& f) {
+  a.variants = read_axis<OpVariant>(r, j, "axes", "variants", [&](const json& v, const std::string& f) {
     return r.enumerated<OpVariant>(v, f);
   });
-  a.patterns = read_axis<Pattern>(r, j, "patterns", [&](const json& v, const std::string& f) {
+  a.patterns = read_axis<Pattern>(r, j, "axes", "patterns", [&](const json& v, const std::string& f) {
     return read_pattern(r, v, f);
   });
   return a;
@@ -119,10 +120,10 @@ Axes read_axes(const Fields& r, const json& doc) {
 // Index of `value` on `axis`, or a failure naming the cell's field.
 template <typename T, typename Same>
 int axis_index(const Fields& r, const std::vector<T>& axis, const T& value, Same same,
-               const std::string& field, const std::string& shown, const char* axis_name) {
+               const std::string& field, const std::string& shown, const char* axis_path) {
   for (size_t i = 0; i < axis.size(); ++i)
     if (same(axis[i], value)) return static_cast<int>(i);
-  r.fail(field, "value " + shown + " is not on axes." + axis_name);
+  r.fail(field, "value " + shown + " is not on " + axis_path);
 }
 
 // A measured value with its smallest and largest repeat: "<key>", "<key>_min", "<key>_max",
@@ -169,11 +170,11 @@ std::vector<Cell> read_cells(const Fields& r, const json& doc, const Axes& axes)
     const std::string path = json_path("cells", i);
     const Cell c = read_cell(r, list[i], path);
     const CellKey key{
-        axis_index(r, axes.n, c.n, equal, path + ".n", std::to_string(c.n), "n"),
-        axis_index(r, axes.e, c.e, equal, path + ".e", std::to_string(c.e), "e"),
-        axis_index(r, axes.c, c.c, same_cas_share, path + ".c", std::to_string(c.c), "c"),
-        axis_index(r, axes.variants, c.variant, equal, path + ".variant", enum_name(c.variant), "variants"),
-        axis_index(r, axes.patterns, c.pattern, equal, path + ".pattern", to_string(c.pattern), "patterns")};
+        axis_index(r, axes.n, c.n, equal, path + ".n", std::to_string(c.n), "axes.n"),
+        axis_index(r, axes.e, c.e, equal, path + ".e", std::to_string(c.e), "axes.e"),
+        axis_index(r, axes.c, c.c, same_cas_share, path + ".c", std::to_string(c.c), "axes.c"),
+        axis_index(r, axes.variants, c.variant, equal, path + ".variant", enum_name(c.variant), "axes.variants"),
+        axis_index(r, axes.patterns, c.pattern, equal, path + ".pattern", to_string(c.pattern), "axes.patterns")};
     if (!seen.insert(key).second) r.fail(path, "duplicate grid cell");
     cells.push_back(c);
   }
@@ -218,11 +219,83 @@ void read_latencies(const Fields& r, const json& doc, ServiceTable& t) {
   }
 }
 
-}  // namespace
+// A positive finite number ("finite positive values").
+double positive(const Fields& r, const json& j, const std::string& path, const char* key) {
+  const double v = r.number(j, path, key);
+  if (!(v > 0)) r.fail(json_path(path, key), "must be positive");
+  return v;
+}
 
-ServiceTable parse_service_table(const std::string& json_text, const std::string& source) {
-  const Fields r(source);
-  const json doc = r.parse_object(json_text);
+L2Cell read_l2_cell(const Fields& r, const json& j, const std::string& path) {
+  L2Cell c;
+  c.op = r.enumerated<GlobalAtomicOp>(j, path, "op");
+  c.spread = r.enumerated<AddressSpread>(j, path, "spread");
+  c.warps_per_sm = positive_int(r, j, path, "warps_per_sm");
+  c.addresses = positive_int(r, j, path, "addresses");
+  c.requests_per_instruction = positive(r, j, path, "requests_per_instruction");
+  c.hottest_slice_share = r.number(j, path, "hottest_slice_share", 0.0, 1.0);
+  if (!(c.hottest_slice_share > 0)) r.fail(path + ".hottest_slice_share", "must be positive");
+  c.cycles_per_request = positive(r, j, path, "cycles_per_request");
+  c.cycles_min = positive(r, j, path, "cycles_min");
+  c.cycles_max = positive(r, j, path, "cycles_max");
+  if (!(c.cycles_min <= c.cycles_per_request && c.cycles_per_request <= c.cycles_max))
+    r.fail(path + ".cycles_min", "expected cycles_min <= cycles_per_request <= cycles_max");
+  c.repeat_spread = r.number(j, path, "repeat_spread", 0.0);
+  c.busy_fraction = r.number(j, path, "busy_fraction", 0.0);
+  c.gpu_requests_per_cycle = positive(r, j, path, "gpu_requests_per_cycle");
+  return c;
+}
+
+// Every cell on the axes, none twice, the grid complete.
+std::vector<L2Cell> read_l2_cells(const Fields& r, const json& l2, const L2Section& axes) {
+  const auto equal = [](const auto& a, const auto& b) { return a == b; };
+  std::set<std::tuple<int, int, int>> seen;
+  std::vector<L2Cell> cells;
+  const json& list = r.array(l2, "l2", "cells");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("l2.cells", i);
+    const L2Cell c = read_l2_cell(r, list[i], path);
+    const std::tuple<int, int, int> key{
+        axis_index(r, axes.ops, c.op, equal, path + ".op", enum_name(c.op), "l2.axes.ops"),
+        axis_index(r, axes.spreads, c.spread, equal, path + ".spread", enum_name(c.spread), "l2.axes.spreads"),
+        axis_index(r, axes.warps_per_sm, c.warps_per_sm, equal, path + ".warps_per_sm",
+                   std::to_string(c.warps_per_sm), "l2.axes.warps_per_sm")};
+    if (!seen.insert(key).second) r.fail(path, "duplicate L2 cell");
+    cells.push_back(c);
+  }
+  const size_t expected = axes.ops.size() * axes.spreads.size() * axes.warps_per_sm.size();
+  if (cells.size() != expected)
+    r.fail("l2.cells", "grid incomplete: " + std::to_string(cells.size()) + " cells, axes need " +
+                           std::to_string(expected) + " (truncated file?)");
+  return cells;
+}
+
+L2Section read_l2_section(const Fields& r, const json& doc) {
+  const json& l2 = r.member(doc, "", "l2");
+  L2Section s;
+  s.slices = positive_int(r, l2, "l2", "slices");
+  s.l2_clock_mhz = positive(r, l2, "l2", "l2_clock_mhz");
+  s.wall_seconds = positive(r, l2, "l2", "wall_seconds");
+  const json& axes = r.member(l2, "l2", "axes");
+  s.ops = read_axis<GlobalAtomicOp>(r, axes, "l2.axes", "ops", [&](const json& v, const std::string& f) {
+    return r.enumerated<GlobalAtomicOp>(v, f);
+  });
+  s.spreads = read_axis<AddressSpread>(r, axes, "l2.axes", "spreads", [&](const json& v, const std::string& f) {
+    return r.enumerated<AddressSpread>(v, f);
+  });
+  s.warps_per_sm = read_axis<int>(r, axes, "l2.axes", "warps_per_sm", [&](const json& v, const std::string& f) {
+    return static_cast<int>(r.integer(v, f, 1, 1024));
+  });
+  s.cells = read_l2_cells(r, l2, s);
+  return s;
+}
+
+// A known table of an older version gets a message that says what to do.
+void require_current_version(const Fields& r, const json& doc) {
+  if (doc.contains("format") && doc["format"] == kServiceTableFormat && doc.contains("version") &&
+      doc["version"] == 1)
+    r.fail("", "table version 1 has no L2 section; this atomq reads version " +
+                   std::to_string(kServiceTableVersion) + ": run `atomq calibrate`");
   try {
     r.require_format(doc, kServiceTableFormat, kServiceTableVersion);
   } catch (const TableError& e) {
@@ -230,12 +303,21 @@ ServiceTable parse_service_table(const std::string& json_text, const std::string
       throw TableError(std::string(e.what()) + "; re-run atomq calibrate");
     throw;
   }
+}
+
+}  // namespace
+
+ServiceTable parse_service_table(const std::string& json_text, const std::string& source) {
+  const Fields r(source);
+  const json doc = r.parse_object(json_text);
+  require_current_version(r, doc);
   ServiceTable t;
   t.provenance = read_provenance(r, doc);
   t.axes = read_axes(r, doc);
   t.cells = read_cells(r, doc, t.axes);
   t.controls = read_controls(r, doc);
   read_latencies(r, doc, t);
+  t.l2 = read_l2_section(r, doc);
   return t;
 }
 

@@ -12,6 +12,22 @@ bool n_is_launchable(int n, int max_warps_per_sm) {
   return n % blocks == 0;
 }
 
+// Every op and spread; warps per SM from few (latency-bound) to the device's most (saturated).
+L2SweepPlan make_l2_sweep_plan(GridSize size, int max_warps_per_sm) {
+  L2SweepPlan l2;
+  l2.ops = enum_values<GlobalAtomicOp>();
+  l2.spreads = enum_values<AddressSpread>();
+  const std::vector<int> warps = size == GridSize::kQuick ? std::vector<int>{8, 64}
+                                                          : std::vector<int>{4, 16, 32, 64};
+  for (int w : warps)
+    if (n_is_launchable(w, max_warps_per_sm)) l2.warps_per_sm.push_back(w);
+  if ((l2.warps_per_sm.empty() || l2.warps_per_sm.back() < max_warps_per_sm) &&
+      n_is_launchable(max_warps_per_sm, max_warps_per_sm))
+    l2.warps_per_sm.push_back(max_warps_per_sm);
+  l2.target_launch_ms = size == GridSize::kQuick ? 0.5 : 1.0;
+  return l2;
+}
+
 }  // namespace
 
 int SweepPlan::atomics_per_warp(int n) const {
@@ -45,6 +61,7 @@ SweepPlan make_sweep_plan(GridSize size, int max_warps_per_sm) {
         (plan.axes.n.empty() || plan.axes.n.back() < max_warps_per_sm))
       plan.axes.n.push_back(max_warps_per_sm);
   }
+  plan.l2 = make_l2_sweep_plan(size, max_warps_per_sm);
   return plan;
 }
 

@@ -16,7 +16,11 @@ p = subprocess.run([atomq, "calibrate", "--quick", "--no-progress", "-o", str(ou
                    capture_output=True, text=True, timeout=300)
 assert p.returncode == 0, p.stdout + p.stderr
 doc = json.loads(out.read_text())
-assert doc["format"] == "atomq.service_table" and doc["version"] == 1
+assert doc["format"] == "atomq.service_table" and doc["version"] == 2
+l2 = doc["l2"]
+assert len(l2["cells"]) == len(l2["axes"]["ops"]) * len(l2["axes"]["spreads"]) * len(l2["axes"]["warps_per_sm"])
+assert all(c["cycles_per_request"] > 0 for c in l2["cells"])
+assert out.with_suffix(".l2.csv").exists()
 axes = doc["axes"]
 assert len(doc["cells"]) == (len(axes["n"]) * len(axes["e"]) * len(axes["c"]) *
                              len(axes["variants"]) * len(axes["patterns"]))

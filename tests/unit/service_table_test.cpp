@@ -208,3 +208,105 @@ TEST(ServiceTable, BundledTableRoundTripsByteForByte) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(cal::serialize_service_table(cal::parse_service_table(text, path)), text);
 }
+
+TEST(ServiceTable, L2SectionRoundTrips) {
+  const cal::ServiceTable t = atomq::test::make_small_table();
+  const cal::ServiceTable back = cal::parse_service_table(cal::serialize_service_table(t), "mem");
+  EXPECT_EQ(back.version, 2);
+  EXPECT_EQ(back.l2.slices, t.l2.slices);
+  EXPECT_DOUBLE_EQ(back.l2.l2_clock_mhz, t.l2.l2_clock_mhz);
+  EXPECT_EQ(back.l2.ops, t.l2.ops);
+  EXPECT_EQ(back.l2.spreads, t.l2.spreads);
+  EXPECT_EQ(back.l2.warps_per_sm, t.l2.warps_per_sm);
+  ASSERT_EQ(back.l2.cells.size(), t.l2.cells.size());
+  for (size_t i = 0; i < t.l2.cells.size(); ++i) {
+    const cal::L2Cell& a = t.l2.cells[i];
+    const cal::L2Cell& b = back.l2.cells[i];
+    EXPECT_EQ(b.op, a.op);
+    EXPECT_EQ(b.spread, a.spread);
+    EXPECT_EQ(b.warps_per_sm, a.warps_per_sm);
+    EXPECT_EQ(b.addresses, a.addresses);
+    EXPECT_DOUBLE_EQ(b.requests_per_instruction, a.requests_per_instruction);
+    EXPECT_DOUBLE_EQ(b.hottest_slice_share, a.hottest_slice_share);
+    EXPECT_DOUBLE_EQ(b.cycles_per_request, a.cycles_per_request);
+    EXPECT_DOUBLE_EQ(b.cycles_min, a.cycles_min);
+    EXPECT_DOUBLE_EQ(b.cycles_max, a.cycles_max);
+    EXPECT_DOUBLE_EQ(b.repeat_spread, a.repeat_spread);
+    EXPECT_DOUBLE_EQ(b.busy_fraction, a.busy_fraction);
+    EXPECT_DOUBLE_EQ(b.gpu_requests_per_cycle, a.gpu_requests_per_cycle);
+  }
+}
+
+TEST(ServiceTable, L2LookupsFindTheCellAndTheSaturatedOne) {
+  const cal::L2Section l2 = atomq::test::make_synthetic_l2_section();
+  const cal::L2Cell* c = l2.find(atomq::GlobalAtomicOp::kRedAddF32, atomq::AddressSpread::kOneAddress, 4);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->warps_per_sm, 4);
+  EXPECT_EQ(l2.find(atomq::GlobalAtomicOp::kRedAddF32, atomq::AddressSpread::kOneAddress, 5), nullptr);
+  const cal::L2Cell* s = l2.saturated(atomq::GlobalAtomicOp::kAtomCasU64, atomq::AddressSpread::kManyLines);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->warps_per_sm, 64);
+  EXPECT_EQ(s->op, atomq::GlobalAtomicOp::kAtomCasU64);
+  EXPECT_EQ(s->spread, atomq::AddressSpread::kManyLines);
+  EXPECT_EQ(cal::L2Section{}.saturated(atomq::GlobalAtomicOp::kRedAddU32, atomq::AddressSpread::kDistinct),
+            nullptr);
+}
+
+TEST(ServiceTable, VersionOneIsRefusedWithOneClearMessage) {
+  json j = small_json();
+  j["version"] = 1;
+  j.erase("l2");
+  const std::string err = error_of(j.dump());
+  EXPECT_EQ(err, "bad.json: table version 1 has no L2 section; this atomq reads version 2: run "
+                 "`atomq calibrate`");
+}
+
+TEST(ServiceTable, MissingOrBadL2FieldIsNamed) {
+  json j = small_json();
+  j.erase("l2");
+  EXPECT_NE(error_of(j.dump()).find("bad.json: field 'l2': missing"), std::string::npos);
+  j = small_json();
+  j["l2"]["cells"][5].erase("cycles_per_request");
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells[5].cycles_per_request': missing"), std::string::npos);
+  j = small_json();
+  j["l2"]["cells"][0]["cycles_per_request"] = 0.0;
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells[0].cycles_per_request': must be positive"),
+            std::string::npos);
+  j = small_json();
+  j["l2"]["cells"][1]["hottest_slice_share"] = 1.5;
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells[1].hottest_slice_share'"), std::string::npos);
+  j = small_json();
+  j["l2"]["cells"][2]["op"] = "red.xor.u32";
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells[2].op': expected one of"), std::string::npos);
+  j = small_json();
+  j["l2"]["cells"][3]["warps_per_sm"] = 8;
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells[3].warps_per_sm': value 8 is not on l2.axes.warps_per_sm"),
+            std::string::npos);
+  j = small_json();
+  j["l2"]["cells"][4]["cycles_max"] = j["l2"]["cells"][4]["cycles_per_request"].get<double>() / 2;
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells[4].cycles_min'"), std::string::npos);
+  j = small_json();
+  j["l2"]["l2_clock_mhz"] = -1;
+  EXPECT_NE(error_of(j.dump()).find("'l2.l2_clock_mhz': must be positive"), std::string::npos);
+  j = small_json();
+  j["l2"]["axes"]["spreads"] = json::array({"one_address", "one_address"});
+  EXPECT_NE(error_of(j.dump()).find("'l2.axes.spreads[1]': duplicate"), std::string::npos);
+}
+
+TEST(ServiceTable, IncompleteL2GridIsRejected) {
+  json j = small_json();
+  j["l2"]["cells"].erase(j["l2"]["cells"].size() - 1);
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells': grid incomplete"), std::string::npos);
+  j = small_json();
+  j["l2"]["cells"][1] = j["l2"]["cells"][0];
+  EXPECT_NE(error_of(j.dump()).find("'l2.cells[1]': duplicate L2 cell"), std::string::npos);
+}
+
+TEST(ServiceTable, L2CsvHasOneRowPerL2Cell) {
+  const cal::ServiceTable t = atomq::test::make_small_table();
+  const std::string csv = cal::service_table_l2_csv(t);
+  size_t lines = 0;
+  for (char ch : csv) lines += ch == '\n';
+  EXPECT_EQ(lines, t.l2.cells.size() + 1);
+  EXPECT_EQ(csv.rfind("op,spread,warps_per_sm,addresses,", 0), 0u);
+}

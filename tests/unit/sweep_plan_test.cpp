@@ -56,3 +56,16 @@ TEST(Statistics, MedianAndQuantile) {
   EXPECT_DOUBLE_EQ(atomq::quantile({0.0, 10.0}, 0.9), 9.0);
   EXPECT_THROW(atomq::median({}), std::invalid_argument);
 }
+
+TEST(SweepPlan, L2GridCoversEveryOpAndSpreadUpToTheDevice) {
+  const cal::SweepPlan f = cal::make_sweep_plan(cal::GridSize::kFull, 64);
+  EXPECT_EQ(f.l2.ops.size(), 8u);
+  EXPECT_EQ(f.l2.spreads.size(), 4u);
+  EXPECT_EQ(f.l2.warps_per_sm, (std::vector<int>{4, 16, 32, 64}));
+  EXPECT_EQ(f.l2.cell_count(), 8u * 4u * 4u);
+  const cal::SweepPlan q = cal::make_sweep_plan(cal::GridSize::kQuick, 64);
+  EXPECT_EQ(q.l2.warps_per_sm, (std::vector<int>{8, 64}));
+  EXPECT_LT(q.l2.target_launch_ms, f.l2.target_launch_ms);
+  const cal::SweepPlan small = cal::make_sweep_plan(cal::GridSize::kFull, 48);
+  EXPECT_EQ(small.l2.warps_per_sm, (std::vector<int>{4, 16, 32, 48}));
+}

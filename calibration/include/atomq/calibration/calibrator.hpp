@@ -4,11 +4,13 @@
 #include <functional>
 #include <string>
 
+#include "atomq/calibration/l2_calibrator.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
 
 namespace atomq::microbench {
 class AtomicStreamBench;
+class L2AtomicStreamBench;
 }
 
 namespace atomq::calibration {
@@ -23,9 +25,12 @@ using ProgressCallback = std::function<void(const CalibrationProgress&)>;
 struct CalibrationOptions {
   std::string chip;  // CUPTI chip name of the device ("" when unknown)
   ProgressCallback progress;
+  L2CounterProbe l2_counters;  // required: the L2 section's counters (l2_calibrator.hpp)
 };
 
-ServiceTable run_calibration(microbench::AtomicStreamBench& bench, const SweepPlan& plan,
+// The shared-atomic sweep on `bench`, then the L2 sweep on `l2_bench` (the same device).
+ServiceTable run_calibration(microbench::AtomicStreamBench& bench,
+                             microbench::L2AtomicStreamBench& l2_bench, const SweepPlan& plan,
                              const CalibrationOptions& options);
 
 }  // namespace atomq::calibration

@@ -2,7 +2,8 @@
 // calibration file, used by every reader and writer (calibrate, model, analyzer, report).
 //
 // File format "atomq.service_table", version kServiceTableVersion: JSON with provenance, the
-// axes and one record per grid cell (see docs/calibration.md). Plain C++: no CUDA header.
+// axes, one record per grid cell and the L2 section (see docs/calibration.md). Plain C++: no
+// CUDA header.
 #pragma once
 
 #include <optional>
@@ -17,7 +18,9 @@
 namespace atomq::calibration {
 
 inline constexpr const char* kServiceTableFormat = "atomq.service_table";
-inline constexpr int kServiceTableVersion = 1;
+// Version 2 added the L2 section ("l2"); a version-1 table is refused with a message that
+// says to calibrate again.
+inline constexpr int kServiceTableVersion = 2;
 
 // The stream vocabulary (op variant, address pattern, latency op) is defined once, in
 // atomq/common/shared_atomic.hpp; the table names its values with the same names.
@@ -111,6 +114,7 @@ ServiceTable parse_service_table(const std::string& json_text, const std::string
 ServiceTable load_service_table(const std::string& path);
 std::string serialize_service_table(const ServiceTable& table);  // pretty JSON
 std::string service_table_csv(const ServiceTable& table);        // one row per cell
+std::string service_table_l2_csv(const ServiceTable& table);     // one row per L2 cell
 
 // Written through atomq::write_file_atomically, after a round trip through the reader.
 void save_service_table(const ServiceTable& table, const std::string& path);

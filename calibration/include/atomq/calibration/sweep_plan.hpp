@@ -9,6 +9,18 @@ namespace atomq::calibration {
 
 enum class GridSize { kQuick, kFull };
 
+// The L2 part of a sweep: every (op, spread, warps_per_sm) of global atomics.
+struct L2SweepPlan {
+  std::vector<GlobalAtomicOp> ops;
+  std::vector<AddressSpread> spreads;
+  std::vector<int> warps_per_sm;
+  // Each cell's launch is sized to about this long (L2AtomicStreamBench::atomics_per_thread_for):
+  // long enough that launch overhead stays under 1% of a repeat.
+  double target_launch_ms = 1.0;
+
+  size_t cell_count() const { return ops.size() * spreads.size() * warps_per_sm.size(); }
+};
+
 struct SweepPlan {
   std::string name;
   Axes axes;
@@ -16,6 +28,7 @@ struct SweepPlan {
   // Atomics each warp issues: enough that one SM sees >= min_insts_per_sm instructions.
   int min_atomics_per_warp = 512;
   long long min_insts_per_sm = 16384;
+  L2SweepPlan l2;
 
   size_t cell_count() const {
     return axes.n.size() * axes.e.size() * axes.c.size() * axes.variants.size() *
@@ -25,7 +38,8 @@ struct SweepPlan {
 };
 
 // The grid for a device with max_warps_per_sm warps per SM (n values above it are dropped;
-// n above 32 must split into equal blocks of at most 32 warps).
+// n above 32 must split into equal blocks of at most 32 warps; the same holds for the L2
+// sweep's warps_per_sm).
 SweepPlan make_sweep_plan(GridSize size, int max_warps_per_sm);
 
 }  // namespace atomq::calibration

@@ -1,0 +1,135 @@
+// The L2 sweep: sizes each cell's launch, reads its L2 counters once, then times repeats.
+#include "atomq/calibration/l2_calibrator.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "atomq/common/statistics.hpp"
+#include "atomq/microbench/l2_atomic_stream.hpp"
+
+namespace atomq::calibration {
+
+namespace mb = atomq::microbench;
+
+namespace {
+
+bool is_red(GlobalAtomicOp op) {
+  switch (op) {
+    case GlobalAtomicOp::kAtomAddU32:
+    case GlobalAtomicOp::kAtomCasU32:
+    case GlobalAtomicOp::kAtomCasU64:
+      return false;
+    default:
+      return true;
+  }
+}
+
+std::string cell_label(const mb::L2AtomicConfig& c) {
+  return "L2 " + enum_name(c.op) + " " + enum_name(c.spread) + " w=" + std::to_string(c.warps_per_sm);
+}
+
+// What one cell's profiled launch says: requests, the hottest slice, the L2 clock.
+struct CounterReading {
+  double requests = 0;          // all slices, of the op's kind (RED or ATOM)
+  double hottest_requests = 0;  // at the hottest slice
+  double l2_clock_mhz = 0;
+  double slices = 0;
+  double busy_fraction = 0;
+};
+
+CounterReading read_counters(const L2Counters& k, GlobalAtomicOp op, const std::string& label) {
+  CounterReading r;
+  r.requests = is_red(op) ? k.red_requests : k.atom_requests;
+  r.hottest_requests = is_red(op) ? k.red_requests_max : k.atom_requests_max;
+  if (!(r.requests > 0 && r.hottest_requests > 0 && k.cycles_elapsed_max > 0 && k.duration_ns > 0))
+    throw std::runtime_error(label + ": the L2 counters report no " +
+                             (is_red(op) ? "RED" : "ATOM") +
+                             " requests or no elapsed time (was the launch profiled?)");
+  r.l2_clock_mhz = k.cycles_elapsed_max / k.duration_ns * 1e3;
+  r.slices = k.cycles_elapsed_sum / k.cycles_elapsed_max;
+  r.busy_fraction = k.atomic_busy_max / k.cycles_elapsed_max;
+  return r;
+}
+
+// Service time per request at the hottest slice: each repeat's event time in L2 cycles over
+// the hottest slice's requests per launch (the same every launch: the grid is deterministic).
+L2Cell make_cell(const mb::L2AtomicConfig& config, const mb::L2AtomicLaunch& launch,
+                 const CounterReading& r, const std::vector<double>& times_ms) {
+  L2Cell c;
+  c.op = config.op;
+  c.spread = config.spread;
+  c.warps_per_sm = config.warps_per_sm;
+  c.addresses = static_cast<int>(launch.addresses);
+  c.requests_per_instruction = r.requests / static_cast<double>(launch.warp_instructions);
+  c.hottest_slice_share = r.hottest_requests / r.requests;
+  std::vector<double> cycles;
+  for (double ms : times_ms) cycles.push_back(ms * 1e3 * r.l2_clock_mhz / r.hottest_requests);
+  const SampleSummary s = summarize(cycles);
+  c.cycles_per_request = s.median;
+  c.cycles_min = s.min;
+  c.cycles_max = s.max;
+  c.repeat_spread = (s.max - s.min) / s.median;
+  c.busy_fraction = r.busy_fraction;
+  c.gpu_requests_per_cycle = 1.0 / (c.cycles_per_request * c.hottest_slice_share);
+  return c;
+}
+
+void log_cell(const std::string& label, const mb::L2AtomicConfig& config, const L2Cell& cell,
+              const std::vector<double>& times_ms) {
+  std::string times;
+  for (double t : times_ms) times += fmt::format(" {:.4f}", t);
+  spdlog::debug("{}: {} atomics/thread, {:.3f} cycles/request, repeat spread {:.2f}%, ms:{}", label,
+                config.atomics_per_thread, cell.cycles_per_request, 100.0 * cell.repeat_spread, times);
+}
+
+}  // namespace
+
+L2Section run_l2_sweep(mb::L2AtomicStreamBench& bench, const L2SweepPlan& plan, int repeats,
+                       const L2CounterProbe& probe, const std::function<void(std::string)>& cell_done) {
+  if (!probe) throw std::invalid_argument("the L2 sweep needs a counter probe");
+  const auto t_begin = std::chrono::steady_clock::now();
+  L2Section section;
+  section.ops = plan.ops;
+  section.spreads = plan.spreads;
+  section.warps_per_sm = plan.warps_per_sm;
+  std::vector<double> clocks, slices;
+  for (GlobalAtomicOp op : plan.ops) {
+    // Size every cell of this op, then one profiled launch each in a single counter batch.
+    std::vector<mb::L2AtomicConfig> configs;
+    for (AddressSpread spread : plan.spreads)
+      for (int w : plan.warps_per_sm) {
+        mb::L2AtomicConfig cfg{op, spread, w, mb::kL2AtomicUnroll};
+        cfg.atomics_per_thread = bench.atomics_per_thread_for(cfg, plan.target_launch_ms);
+        configs.push_back(cfg);
+      }
+    std::vector<mb::L2AtomicLaunch> launches(configs.size());
+    L2LaunchBatch batch;
+    for (size_t i = 0; i < configs.size(); ++i)
+      batch.push_back([&, i] { launches[i] = bench.run(configs[i]); });
+    const std::vector<L2Counters> counters = probe(batch);
+    if (counters.size() != configs.size())
+      throw std::runtime_error("the L2 counter probe returned " + std::to_string(counters.size()) +
+                               " launches for " + std::to_string(configs.size()));
+    for (size_t i = 0; i < configs.size(); ++i) {
+      const std::string label = cell_label(configs[i]);
+      const CounterReading r = read_counters(counters[i], op, label);
+      clocks.push_back(r.l2_clock_mhz);
+      slices.push_back(r.slices);
+      bench.run(configs[i]);  // warm-up: this cell's lines back in L2 after the other launches
+      const std::vector<double> times = bench.time_ms(configs[i], repeats);
+      section.cells.push_back(make_cell(configs[i], launches[i], r, times));
+      log_cell(label, configs[i], section.cells.back(), times);
+      if (cell_done) cell_done(label);
+    }
+  }
+  section.l2_clock_mhz = median(clocks);
+  section.slices = static_cast<int>(std::lround(median(slices)));
+  section.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();
+  return section;
+}
+
+}  // namespace atomq::calibration
