@@ -5,12 +5,15 @@
 #include <memory>
 
 #include "atomq/analyzer/cupti_device.hpp"
+#include "atomq/analyzer/kernel_profiler.hpp"
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/cuda/device_query.hpp"
 #include "atomq/calibration/calibrator.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
+#include "atomq/microbench/l2_atomic_stream.hpp"
+#include "atomq/model/metric_names.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
 
@@ -29,6 +32,40 @@ struct CalibrateArgs {
   bool no_progress = false;
 };
 
+// The L2 sweep's counters through the collector: one profiling session per batch, one
+// profile per launch (calibration cannot link the collector: tools/check_layering.py).
+cal::L2CounterProbe l2_counter_probe(int device) {
+  namespace metric = model::metric;
+  return [device](const cal::L2LaunchBatch& launches) {
+    analyzer::ProfilerOptions options;
+    options.device = device;
+    options.metrics = {metric::kL2RedRequests,      metric::kL2RedRequestsMax,
+                       metric::kL2AtomRequests,     metric::kL2AtomRequestsMax,
+                       metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum,
+                       metric::kL2AtomicBusyMax,    metric::kDurationNs};
+    const auto profiles = analyzer::profile_launches(
+        [&launches] {
+          for (const auto& launch : launches) launch();
+        },
+        options);
+    std::vector<cal::L2Counters> out;
+    for (const model::KernelProfile& p : profiles) {
+      auto value = [&p](const char* name) { return p.counter(name).value_or(0.0); };
+      out.push_back(cal::L2Counters{value(metric::kL2RedRequests), value(metric::kL2RedRequestsMax),
+                                    value(metric::kL2AtomRequests), value(metric::kL2AtomRequestsMax),
+                                    value(metric::kL2CyclesElapsedMax), value(metric::kL2CyclesElapsedSum),
+                                    value(metric::kL2AtomicBusyMax), value(metric::kDurationNs)});
+    }
+    return out;
+  };
+}
+
+// The L2 cells' CSV beside the main one: FILE.csv -> FILE.l2.csv.
+std::string l2_csv_path(const std::string& csv) {
+  std::filesystem::path p(csv);
+  return p.replace_extension(".l2" + p.extension().string()).string();
+}
+
 int run_calibrate(const CalibrateArgs& a) {
   const int count = device_count();
   if (a.device >= count) {
@@ -36,6 +73,7 @@ int run_calibrate(const CalibrateArgs& a) {
     return kExitError;
   }
   microbench::AtomicStreamBench bench(a.device);
+  microbench::L2AtomicStreamBench l2_bench(a.device);
   DeviceInfo probed = bench.device();
   analyzer::probe_cupti_device(a.device, probed);
   cal::SweepPlan plan = cal::make_sweep_plan(a.quick ? cal::GridSize::kQuick : cal::GridSize::kFull,
@@ -51,13 +89,16 @@ int run_calibrate(const CalibrateArgs& a) {
   cal::CalibrationOptions options;
   options.chip = probed.chip;
   options.progress = [&bar](const cal::CalibrationProgress& p) { bar.update(p); };
-  const cal::ServiceTable table = cal::run_calibration(bench, plan, options);
+  options.l2_counters = l2_counter_probe(a.device);
+  const cal::ServiceTable table = cal::run_calibration(bench, l2_bench, plan, options);
   bar.finish();
 
   cal::save_service_table(table, output);
   write_file_atomically(csv, cal::service_table_csv(table));
+  const std::string l2_csv = l2_csv_path(csv);
+  write_file_atomically(l2_csv, cal::service_table_l2_csv(table));
   print_table_summary(stdout, table);
-  fmt::print("\nwrote {} and {}\n", output, csv);
+  fmt::print("\nwrote {}, {} and {}\n", output, csv, l2_csv);
   return kExitOk;
 }
 
@@ -70,7 +111,8 @@ void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
   sub->add_option("-o,--output", args->output,
                   "table file (JSON; default atomq-table-CHIP-GRID.json)");
-  sub->add_option("--csv", args->csv, "CSV export (default: the output path with .csv)");
+  sub->add_option("--csv", args->csv,
+                  "CSV export (default: the output path with .csv; the L2 cells go to FILE.l2.csv)");
   sub->add_option("--repeats", args->repeats, "measured repeats per cell (median and spread)")
       ->check(CLI::Range(1, 101));
   sub->add_flag("--no-progress", args->no_progress, "no progress bar");

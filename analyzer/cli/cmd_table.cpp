@@ -19,6 +19,7 @@ namespace cal = atomq::calibration;
 struct TableArgs {
   std::string path;
   std::string csv_out;
+  bool l2 = false;
 };
 
 int run_show(const TableArgs& a) {
@@ -28,13 +29,15 @@ int run_show(const TableArgs& a) {
 
 int run_validate(const TableArgs& a) {
   const cal::ServiceTable t = cal::load_service_table(a.path);
-  fmt::print("{}: valid atomq service table v{} ({} cells, {} controls, {} {})\n", a.path,
-             t.version, t.cells.size(), t.controls.size(), t.provenance.device.name, t.provenance.device.chip);
+  fmt::print("{}: valid atomq service table v{} ({} cells, {} controls, {} L2 cells, {} {})\n",
+             a.path, t.version, t.cells.size(), t.controls.size(), t.l2.cells.size(),
+             t.provenance.device.name, t.provenance.device.chip);
   return kExitOk;
 }
 
 int run_csv(const TableArgs& a) {
-  const std::string csv = cal::service_table_csv(cal::load_service_table(a.path));
+  const cal::ServiceTable t = cal::load_service_table(a.path);
+  const std::string csv = a.l2 ? cal::service_table_l2_csv(t) : cal::service_table_csv(t);
   if (a.csv_out.empty() || a.csv_out == "-")
     fmt::print("{}", csv);
   else
@@ -80,6 +83,7 @@ void add_table_command(CLI::App& app, CommandRunner& selected) {
   auto* csv = table->add_subcommand("csv", "export a table as CSV");
   csv->add_option("file", args->path, "table JSON")->required();
   csv->add_option("-o,--output", args->csv_out, "CSV file (default stdout)");
+  csv->add_flag("--l2", args->l2, "the L2 section's cells instead of the shared-atomic grid");
   csv->callback([&selected, args] { selected = [args] { return run_csv(*args); }; });
   auto* fit = table->add_subcommand("fit", "the least-squares service-time fit and its residuals");
   fit->add_option("file", args->path, "table JSON")->required();

@@ -48,6 +48,39 @@ std::string cell_text(const cal::ServiceTable& t, int n, int e, double c, cal::O
   return fmt::format("{:.2f}", cell->s);
 }
 
+// Saturated cycles per request per op and spread (one_address is the same-address service
+// time), requests per warp instruction, and the worst repeat spread of the saturated cells.
+void print_l2_summary(std::FILE* out, const cal::ServiceTable& t) {
+  const cal::L2Section& l2 = t.l2;
+  fmt::print(out,
+             "\nL2 atomics: L2 cycles per request at the hottest slice, saturated ({} warps/SM); "
+             "requests per warp instruction in ()\n",
+             l2.warps_per_sm.back());
+  fmt::print(out, "{:<13}", "op");
+  for (AddressSpread s : l2.spreads) fmt::print(out, " | {:>17}", enum_name(s));
+  fmt::print(out, "\n");
+  double worst_spread = 0;
+  for (GlobalAtomicOp op : l2.ops) {
+    fmt::print(out, "{:<13}", enum_name(op));
+    for (AddressSpread s : l2.spreads) {
+      const cal::L2Cell* c = l2.saturated(op, s);
+      if (c == nullptr) {
+        fmt::print(out, " | {:>17}", "-");
+        continue;
+      }
+      worst_spread = std::max(worst_spread, c->repeat_spread);
+      fmt::print(out, " | {:>17}", fmt::format("{:.3f} ({:.3g})", c->cycles_per_request,
+                                               c->requests_per_instruction));
+    }
+    fmt::print(out, "\n");
+  }
+  fmt::print(out,
+             "{} L2 slices, L2 clock {:.0f} MHz; repeat spread of saturated cells: max {:.2f}%; "
+             "L2 sweep {:.1f} s of the calibration's {:.1f} s\n",
+             l2.slices, l2.l2_clock_mhz, 100.0 * worst_spread, l2.wall_seconds,
+             t.provenance.wall_seconds);
+}
+
 }  // namespace
 
 void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
@@ -100,6 +133,7 @@ void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
              "zero-atomic control: at most {:.3f} cycles per slot; repeat spread: max {:.2f}% "
              "(n >= 8), {:.2f}% (all cells)\n",
              max_control, 100.0 * max_spread_saturated, 100.0 * max_spread);
+  print_l2_summary(out, t);
 }
 
 }  // namespace atomq::cli
