@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <exception>
+#include <vector>
 
 namespace atomq::model {
 
@@ -54,18 +55,25 @@ OpChoice choose_op(const L2Inputs& in, const L2Section& s, AddressSpread spread,
   return choice;
 }
 
-// Evenly spread requests: the calibrated spread whose requests per warp instruction are
-// nearest the kernel's (many_lines without an instruction count).
-AddressSpread even_spread(const L2Inputs& in, const L2Section& s, GlobalAtomicOp op) {
-  if (!in.requests_per_instruction) return AddressSpread::kManyLines;
-  AddressSpread best = AddressSpread::kManyLines;
+// Not one hot address: the calibrated spread whose requests per warp instruction are nearest
+// the kernel's (per-lane requests cost differently from whole-line ones), one_line first for
+// uneven slices on a near tie; without an instruction count, one_line when uneven, else
+// many_lines.
+AddressSpread choose_spread(const L2Inputs& in, const L2Section& s, GlobalAtomicOp op, bool uneven) {
+  const AddressSpread fallback = uneven ? AddressSpread::kOneLine : AddressSpread::kManyLines;
+  if (!in.requests_per_instruction) return fallback;
+  const std::vector<AddressSpread> order =
+      uneven ? std::vector<AddressSpread>{AddressSpread::kOneLine, AddressSpread::kManyLines, AddressSpread::kDistinct}
+             : std::vector<AddressSpread>{AddressSpread::kManyLines, AddressSpread::kDistinct, AddressSpread::kOneLine};
+  constexpr double kTie = 0.1;  // log units: within ~10% counts as equally near
+  AddressSpread best = fallback;
   double best_distance = INFINITY;
-  for (AddressSpread spread : {AddressSpread::kManyLines, AddressSpread::kDistinct}) {
+  for (AddressSpread spread : order) {
     const L2Cell* cell = saturated_cell(s, op, spread);
     if (!cell || cell->requests_per_instruction <= 0) continue;
     const double distance =
         std::fabs(std::log(cell->requests_per_instruction / *in.requests_per_instruction));
-    if (distance < best_distance) best_distance = distance, best = spread;
+    if (distance < best_distance - kTie) best_distance = distance, best = spread;
   }
   return best;
 }
@@ -109,6 +117,7 @@ void cross_check_busy(L2Queue& q, const L2Cell& cell, const Rules& r) {
     q.busy_cross_check = "no busy counter in the profile";
     return;
   }
+  q.calibrated_busy_fraction = cell.busy_fraction;
   q.expected_busy_fraction = std::min(1.0, q.utilization) * cell.busy_fraction;
   const double observed = *q.inputs.busy_fraction;
   const bool agrees = std::fabs(observed - *q.expected_busy_fraction) <= r.l2_busy_cross_check_tolerance;
@@ -138,7 +147,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
     q.basis = uneven ? L2ServiceBasis::kHotSlice : L2ServiceBasis::kSpread;
     const OpChoice first = choose_op(in, s, AddressSpread::kManyLines, r);
     const GlobalAtomicOp op_for_spread = first.cell ? first.cell->op : in.candidate_ops.front();
-    q.spread = uneven ? AddressSpread::kOneLine : even_spread(in, s, op_for_spread);
+    q.spread = choose_spread(in, s, op_for_spread, uneven);
     choice = choose_op(in, s, q.spread, r);
   }
   if (!choice.cell) {

@@ -33,10 +33,20 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
   TimeSplit t;
   t.time_ns = *in.duration_ns;
   t.ns_per_l2_cycle = t.time_ns / in.elapsed_cycles;
-  const double l2_busy_ns = a.l2.busy_cycles * t.ns_per_l2_cycle;
+  // The L2-bound share of the time: U, or the busy counter over what the saturated cell read
+  // when that says more (it under-reads, so it never overstates a saturated slice).
+  double l2_share = a.l2.utilization;
+  std::string share_source = "U";
+  if (in.busy_fraction && a.l2.calibrated_busy_fraction > 0 &&
+      *in.busy_fraction / a.l2.calibrated_busy_fraction > l2_share) {
+    l2_share = *in.busy_fraction / a.l2.calibrated_busy_fraction;
+    share_source = "busy counter / calibrated busy share";
+  }
+  const double l2_busy_ns = std::min(1.0, l2_share) * t.time_ns;
   t.other_ns = std::max(0.0, t.time_ns - l2_busy_ns);
   t.other_basis = fmt::format("non-atomic work {:.1f} us (duration {:.1f} us - hottest slice busy "
-                              "{:.1f} us)", t.other_ns / 1e3, t.time_ns / 1e3, l2_busy_ns / 1e3);
+                              "{:.1f} us, from {})", t.other_ns / 1e3, t.time_ns / 1e3,
+                              l2_busy_ns / 1e3, share_source);
   const auto dram = p.counter(metric::kDramBytesRead);
   if (dram && std::isfinite(*dram) && p.device.dram_peak_bytes_per_s > 0) {
     const double dram_ns = *dram / p.device.dram_peak_bytes_per_s * 1e9;

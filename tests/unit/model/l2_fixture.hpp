@@ -18,12 +18,12 @@ inline double l2_fixture_cycles(GlobalAtomicOp op, AddressSpread spread) {
   switch (spread) {
     case AddressSpread::kOneAddress:
       return op == Op::kRedAddF32 ? 3.5 : op == Op::kRedAddU64 ? 2.0 : cas ? 4.0 : 1.0;
-    case AddressSpread::kOneLine:
-      return op == Op::kRedAddF32 ? 1.9 : cas ? 2.5 : 1.0;
+    case AddressSpread::kOneLine:  // a whole-line request of 32 lanes
+      return cas ? 5.0 : 4.4;
     case AddressSpread::kManyLines:
-      return op == Op::kRedAddF32 ? 1.6 : cas ? 2.2 : 0.9;
+      return op == Op::kRedAddF32 ? 1.9 : cas ? 2.2 : 0.9;
     default:
-      return op == Op::kRedAddF32 ? 4.0 : cas ? 5.0 : 2.0;
+      return cas ? 5.6 : 4.8;
   }
 }
 
@@ -45,10 +45,13 @@ inline calibration::L2Section make_h200_l2_section() {
                       : spread == AddressSpread::kOneLine  ? 32
                       : spread == AddressSpread::kManyLines ? 1024
                                                             : 132 * 64 * 32;
-        c.requests_per_instruction = spread == AddressSpread::kDistinct ? 1 : 32;
+        // Per-lane requests (1.5 per lane) except whole-line ones; one address puts 2/3 of them
+        // on its slice (as the H200's 16.8 M of 25.2 M).
+        const bool whole_lines = spread == AddressSpread::kOneLine || spread == AddressSpread::kDistinct;
+        c.requests_per_instruction = whole_lines ? 1.5 : 48;
         c.hottest_slice_share = spread == AddressSpread::kOneAddress || spread == AddressSpread::kOneLine
-                                    ? 1.0
-                                    : spread == AddressSpread::kManyLines ? 1.0 / 48 : 1.0 / 96;
+                                    ? 0.667
+                                    : spread == AddressSpread::kManyLines ? 1.0 / 64 : 1.0 / 96;
         c.cycles_per_request = l2_fixture_cycles(op, spread) * (warps == 4 ? 1.5 : 1.0);
         c.cycles_min = c.cycles_max = c.cycles_per_request;
         // Same-address float adds keep the slice's input busy only a third of the time.

@@ -20,8 +20,9 @@ namespace atomq::model {
 // Why the hottest slice's service time is the one chosen.
 enum class L2ServiceBasis {
   kHotAddress,  // one address serializes: the calibrated one_address service time
-  kHotSlice,    // few addresses on uneven slices: the one_line service time
-  kSpread,      // evenly spread: many_lines or distinct, by requests per instruction
+  kHotSlice,    // few addresses on uneven slices: the hottest slice's count carries it
+  kSpread,      // evenly spread
+  // (not one address: the spread's cell is the one nearest in requests per instruction)
 };
 constexpr std::array<EnumName<L2ServiceBasis>, 3> enum_names(L2ServiceBasis) {
   return {{{L2ServiceBasis::kHotAddress, "one_hot_address"},
@@ -77,6 +78,7 @@ struct L2Queue {
   double utilization = 0;             // hottest slice: requests x S / elapsed
   double busy_cycles = 0;             // requests at the hottest slice x S
   std::optional<double> atomic_bound_time_ns;
+  double calibrated_busy_fraction = 0;           // the saturated cell's busy counter share
   std::optional<double> expected_busy_fraction;  // U x the saturated cell's busy fraction
   std::string busy_cross_check;       // the busy counter against that, in words
   UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
