@@ -53,6 +53,9 @@ int write_and_print_run(const std::string& output, const std::string& table_path
                an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
                enum_name(an.utilization_class));
   }
+  for (const auto& an : analyses)
+    fmt::print("{}: {}; binds: {}\n", short_name(an.kernel_name, 36), report::atomic_units_summary(an),
+               enum_name(an.binding_unit));
   fmt::print("\n{} launch(es) profiled", info.launches.launches_profiled);
   if (info.launches.passes) fmt::print(" ({} replay passes each)", info.launches.passes);
   if (info.launches.launches_filtered) fmt::print(", {} not selected", info.launches.launches_filtered);

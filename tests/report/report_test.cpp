@@ -5,9 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "atomq/model/metric_names.hpp"
 #include "atomq/model/service_time.hpp"
 #include "atomq/report/recorded.hpp"
 #include "atomq/report/report.hpp"
+#include "l2_fixture.hpp"
 
 namespace atomq::report {
 namespace {
@@ -190,6 +192,60 @@ TEST(ReportHtml, SelfContainedWithChartsAndTheirData) {
   for (auto pos = page.find("data-atomq-chart=\""); pos != std::string::npos; pos = page.find("data-atomq-chart=\"", pos + 1))
     ++canvases;
   EXPECT_EQ(canvases, 4u);
+}
+
+// A global-atomic kernel on one hot address (the H200's naive_global on a one-value input):
+// the report shows both queues and names the L2 slices as the binding unit.
+ReportRequest hot_address_request() {
+  ReportRequest request = recorded_request();
+  request.table.l2 = test::make_h200_l2_section();
+  model::KernelProfile p = request.runs.front().profiles.front();
+  p.kernel_name = "naive_global_hot";
+  test::L2Spec l2;
+  l2.red = 100.6e6;
+  l2.red_hottest = 99.0e6;
+  l2.elapsed_cycles = 50.2e6 * 1.98;
+  l2.busy_fraction = 0.9;
+  l2.warp_instructions = 2097152;
+  test::add_l2_counters(p, l2);
+  p.counters[model::metric::kDurationNs] = 50.2e6;
+  p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+  RunDocument run = request.runs.front();
+  run.label = "hot";
+  run.profiles = {p};
+  request.runs = {run};
+  return request;
+}
+
+TEST(ReportL2, BothQueuesAndTheBindingUnitInEveryRendering) {
+  const Report r = build_report(hot_address_request());
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const auto& a = r.kernels[0].analysis;
+  EXPECT_EQ(a.binding_unit, model::BindingUnit::kL2AtomicUnit);
+  const std::string units = atomic_units_summary(a);
+  EXPECT_NE(units.find("SM atomic U 0%"), std::string::npos) << units;
+  EXPECT_NE(units.find("L2 hottest slice U 100% (one hot address, red.add.u32)"), std::string::npos) << units;
+
+  const std::string terminal = render_terminal_summary(r);
+  EXPECT_NE(terminal.find("Severe L2 atomic bottleneck: one hot address"), std::string::npos) << terminal;
+  EXPECT_NE(terminal.find(units + "; binds: l2_atomic_unit"), std::string::npos) << terminal;
+  const std::string md = render_markdown(r);
+  EXPECT_NE(md.find("| 100% | l2_atomic_unit | severe |"), std::string::npos) << "summary row: L2 U, binds, class";
+  EXPECT_NE(md.find("(`l2_hot_address`)"), std::string::npos);
+  EXPECT_NE(md.find("- basis of \"privatize"), std::string::npos) << "what-ifs carry their basis";
+  if (html_supported()) {
+    const std::string page = render_html(r);
+    EXPECT_NE(page.find("l2_atomic_unit"), std::string::npos);
+    EXPECT_NE(page.find("\"l2_u\":"), std::string::npos);
+  }
+}
+
+TEST(ReportL2, RecordedRunsWithoutL2CountersSayTheQueueWasNotEvaluated) {
+  const Report r = build_report(recorded_request());
+  const auto& naive = kernel(r, "naive_global-single");
+  EXPECT_FALSE(naive.analysis.l2.evaluated);
+  EXPECT_NE(atomic_units_summary(naive.analysis).find("L2 not evaluated"), std::string::npos);
+  EXPECT_NE(render_markdown(r).find("- L2 queue: L2 queue not evaluated"), std::string::npos);
 }
 
 TEST(ReportHtml, RefusedWithoutThePlottingLibrary) {

@@ -47,20 +47,20 @@ void row(std::string& h, const std::vector<std::string>& escaped_cells, const ch
 
 void summary_table(std::string& h, const std::vector<ReportKernel>& kernels) {
   h += "<table class=\"summary\">\n";
-  row(h, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "class", "best what-if",
-          "predicted gain"}, "th");
+  row(h, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "L2 U", "binds", "class",
+          "best what-if", "predicted gain"}, "th");
   for (const auto& k : kernels) {
     const auto& a = k.analysis;
     const std::string label = "<a href=\"#k-" + escape(k.label) + "\">" + escape(k.label) + "</a>";
     if (!a.evaluated) {
-      row(h, {label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-", class_span(a.utilization_class), "-",
-              "-"});
+      row(h, {label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-", l2_utilization(a),
+              escape(enum_name(a.binding_unit)), class_span(a.utilization_class), "-", "-"});
       continue;
     }
     row(h, {label, duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
             number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
             number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
-            class_span(a.utilization_class),
+            l2_utilization(a), escape(enum_name(a.binding_unit)), class_span(a.utilization_class),
             k.best_what_if ? escape(k.best_what_if->change) : "-", k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
   }
   h += "</table>\n";
@@ -77,10 +77,14 @@ void finding_block(std::string& h, const model::Finding& f) {
               duration(w.predicted_time_ns), speedup(w.speedup), w.outside_calibrated_range ? "no" : "yes"});
     h += "</table>\n";
   }
-  if (!f.evidence.empty() || !f.details.empty()) {
+  bool any_basis = false;
+  for (const auto& w : f.what_ifs) any_basis |= !w.basis.empty();
+  if (!f.evidence.empty() || !f.details.empty() || any_basis) {
     h += "<details><summary>evidence</summary><ul>\n";
     for (const auto& e : f.evidence) h += "<li>" + escape(e.name) + ": " + escape(evidence_value(e)) + "</li>\n";
     for (const auto& d : f.details) h += "<li>" + escape(d) + "</li>\n";
+    for (const auto& w : f.what_ifs)
+      if (!w.basis.empty()) h += "<li>basis of &quot;" + escape(w.change) + "&quot;: " + escape(w.basis) + "</li>\n";
     h += "</ul></details>\n";
   }
   h += "</div>\n";
@@ -91,7 +95,12 @@ void kernel_block(std::string& h, const ReportKernel& k) {
   h += "<h3 id=\"k-" + escape(k.label) + "\">" + escape(k.label) + " " + class_span(a.utilization_class) + "</h3>\n";
   h += "<p><code>" + escape(k.profile.kernel_name) + "</code><br>" + escape(launch_summary(k.profile)) + ", time " +
        escape(duration(k.duration_ns)) + "</p>\n";
-  if (a.evaluated)
+  h += "<p>" + escape(atomic_units_summary(a)) + "; binds: <b>" + escape(enum_name(a.binding_unit)) + "</b>. " +
+       escape(a.l2.evaluated ? a.l2.basis_text + "; op " + enum_name(a.l2.op) + " (" + enum_name(a.l2.op_origin) +
+                                   ": " + a.l2.op_reason + "); " + a.l2.busy_cross_check
+                             : a.l2.not_evaluated_reason) +
+       "</p>\n";
+  if (a.evaluated && a.inputs.instructions > 0)  // an idle shared unit has no queue figures
     h += fmt::format("<p>U mean {} (busiest SM {}; {} to {} with n̂ halved / doubled); n̂ {} warps ({}), e {}, c {}, "
                      "k {}, S {} cycles; {} (response {} cycles, unloaded latency {}).</p>\n",
                      percent(a.utilization.mean), percent(a.utilization.max), percent(a.utilization.low),
@@ -115,6 +124,8 @@ json chart_data(const Report& report) {
     const auto& a = k.analysis;
     kernels.push_back({{"label", k.label}, {"evaluated", a.evaluated}, {"class", enum_name(a.utilization_class)},
                        {"u_mean", a.utilization.mean}, {"u_max", a.utilization.max}, {"n", a.queue_length},
+                       {"l2_u", a.l2.evaluated ? json(a.l2.utilization) : json(nullptr)},
+                       {"binding_unit", enum_name(a.binding_unit)},
                        {"s", a.utilization.service.cycles}});
     if (k.best_what_if)
       what_ifs.push_back({{"label", k.label}, {"change", k.best_what_if->change}, {"gain", k.best_what_if->speedup}});
@@ -165,7 +176,8 @@ std::string render_html(const Report& report) {
   h += "<h1>" + escape(report.title) + "</h1>\n";
   for (const auto& note : report.notes) h += "<p class=\"note\">" + escape(note) + "</p>\n";
   h += fmt::format("<p>Service-time table <code>{}</code> ({}): {} {}, {} grid, driver {}, measured {} by atomq {}. "
-                   "U is the share of time the SM's shared atomic unit is busy; n̂ warps in flight, e active lanes, "
+                   "U is the share of time the SM's shared atomic unit is busy, L2 U that of the hottest L2 slice's "
+                   "atomic unit (global atomics); n̂ warps in flight, e active lanes, "
                    "c CAS share, k wavefronts per instruction, S the calibrated service time.</p>\n",
                    escape(report.table_path), escape(report.table_origin), escape(p.device.name), escape(p.device.chip),
                    escape(p.grid_name), escape(p.driver_release), escape(p.created_utc), escape(p.atomq_commit));

@@ -35,19 +35,20 @@ void table_header(std::string& md, const std::vector<std::string>& cells) {
 }
 
 void summary_table(std::string& md, const std::vector<ReportKernel>& kernels) {
-  table_header(md, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "class",
-                    "best what-if", "predicted gain"});
+  table_header(md, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "L2 U", "binds",
+                    "class", "best what-if", "predicted gain"});
   for (const auto& k : kernels) {
     const auto& a = k.analysis;
     if (!a.evaluated) {
-      table_row(md, {k.label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-",
-                     enum_name(a.utilization_class), "-", "-"});
+      table_row(md, {k.label, duration(k.duration_ns), "-", "-", "-", "-", "-", "-", "-", l2_utilization(a),
+                     enum_name(a.binding_unit), enum_name(a.utilization_class), "-", "-"});
       continue;
     }
     table_row(md, {k.label, duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
                    number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
                    number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
-                   enum_name(a.utilization_class), k.best_what_if ? k.best_what_if->change : "-",
+                   l2_utilization(a), enum_name(a.binding_unit), enum_name(a.utilization_class),
+                   k.best_what_if ? k.best_what_if->change : "-",
                    k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
   }
 }
@@ -68,7 +69,24 @@ void finding_section(std::string& md, const model::Finding& f) {
       table_row(md, {w.change, number(w.service_cycles), percent(w.predicted_utilization),
                      duration(w.predicted_time_ns), speedup(w.speedup), w.outside_calibrated_range ? "no" : "yes"});
     md += "\n";
+    for (const auto& w : f.what_ifs)
+      if (!w.basis.empty()) md += fmt::format("- basis of \"{}\": {}\n", w.change, w.basis);
+    md += "\n";
   }
+}
+
+// The L2 queue of a kernel: utilization of the hottest slice, why that service time, the op.
+void l2_lines(std::string& md, const model::KernelAnalysis& a) {
+  const auto& q = a.l2;
+  if (!q.evaluated) {
+    md += "- L2 queue: " + q.not_evaluated_reason + "\n";
+    return;
+  }
+  md += fmt::format("- L2 queue: class **{}**, hottest slice U {} at S = {} L2 cycles per request; {}\n",
+                    enum_name(q.utilization_class), percent(q.utilization), number(q.service_cycles), q.basis_text);
+  md += fmt::format("- L2 op {} ({}: {}); {} requests, {} at the hottest of {} slices; {}\n", enum_name(q.op),
+                    enum_name(q.op_origin), q.op_reason, number(q.inputs.requests), percent(q.inputs.hottest_share),
+                    q.inputs.slices, q.busy_cross_check);
 }
 
 void kernel_section(std::string& md, const ReportKernel& k) {
@@ -77,7 +95,9 @@ void kernel_section(std::string& md, const ReportKernel& k) {
   md += fmt::format("- kernel: `{}`\n", k.profile.kernel_name);
   md += fmt::format("- launch: {}\n", launch_summary(k.profile));
   md += fmt::format("- time: {}\n", duration(k.duration_ns));
-  if (a.evaluated) {
+  md += fmt::format("- atomic units: {}; binds: **{}**\n", atomic_units_summary(a), enum_name(a.binding_unit));
+  l2_lines(md, a);
+  if (a.evaluated && a.inputs.instructions > 0) {  // an idle shared unit has no queue figures
     md += fmt::format("- class: **{}**; U mean {} (max over SMs {}; {} to {} with n̂ halved / doubled)\n",
                       enum_name(a.utilization_class), percent(a.utilization.mean), percent(a.utilization.max),
                       percent(a.utilization.low), percent(a.utilization.high));
@@ -123,7 +143,8 @@ std::string render_markdown(const Report& report) {
   md += fmt::format("Service-time table: `{}` ({}): {} {}, {} grid, driver {}, measured {} by atomq {}.\n\n",
                     report.table_path, report.table_origin, p.device.name, p.device.chip, p.grid_name, p.driver_release,
                     p.created_utc, p.atomq_commit);
-  md += "U is the share of time the SM's shared atomic unit is busy (queueing model, docs/model.md); "
+  md += "U is the share of time the SM's shared atomic unit is busy (queueing model, docs/model.md), "
+        "L2 U that of the hottest L2 slice's atomic unit (global atomics); "
         "n̂ warps in flight, e active lanes, c CAS share, k wavefronts per instruction, S the calibrated "
         "service time.\n\n";
 

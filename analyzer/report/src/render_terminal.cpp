@@ -13,18 +13,20 @@ std::string render_terminal_summary(const Report& report) {
   size_t width = 6;
   for (const auto& k : report.kernels) width = std::max(width, k.label.size());
   width = std::min<size_t>(width, 48);
-  out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", "kernel", width, "time", "U", "U max",
-                     "n^", "e", "c", "k", "class");
+  out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", "kernel", width, "time", "U",
+                     "U max", "L2 U", "n^", "e", "c", "k", "class");
   for (const auto& k : report.kernels) {
     const auto& a = k.analysis;
     const std::string label = k.label.size() > width ? k.label.substr(0, width - 1) + "~" : k.label;
     if (!a.evaluated) {
-      out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width, duration(k.duration_ns),
-                         "-", "-", "-", "-", "-", "-", enum_name(a.utilization_class));
+      out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width,
+                         duration(k.duration_ns), "-", "-", l2_utilization(a), "-", "-", "-", "-",
+                         enum_name(a.utilization_class));
       continue;
     }
-    out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width, duration(k.duration_ns),
-                       percent(a.utilization.mean), percent(a.utilization.max), number(a.queue_length),
+    out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width,
+                       duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
+                       l2_utilization(a), number(a.queue_length),
                        number(a.inputs.active_lanes), number(a.inputs.cas_share),
                        number(a.inputs.wavefronts_per_instruction), enum_name(a.utilization_class));
   }
@@ -32,6 +34,7 @@ std::string render_terminal_summary(const Report& report) {
   for (const auto& k : report.kernels) {
     const auto* head = headline_finding(k.analysis);
     out += fmt::format("{}: {}\n", k.label, head ? head->title : "no finding");
+    out += fmt::format("    {}; binds: {}\n", atomic_units_summary(k.analysis), enum_name(k.analysis.binding_unit));
     for (const auto* f : other_findings(k.analysis)) out += "    " + f->title + "\n";
     const std::string advice = main_recommendation(k);
     if (!advice.empty()) out += "    -> " + advice + "\n";

@@ -104,4 +104,29 @@ std::string main_recommendation(const ReportKernel& k) {
   return head ? head->recommendation : "";
 }
 
+std::string l2_utilization(const model::KernelAnalysis& a) {
+  return a.l2.evaluated ? percent(a.l2.utilization) : "-";
+}
+
+std::string l2_cause(const model::L2Queue& q) {
+  switch (q.basis) {
+    case model::L2ServiceBasis::kHotAddress: return "one hot address";
+    case model::L2ServiceBasis::kHotSlice: return "hot slice";
+    default: return "spread";
+  }
+}
+
 }  // namespace atomq::report::detail
+
+namespace atomq::report {
+
+std::string atomic_units_summary(const model::KernelAnalysis& a) {
+  using detail::percent;
+  std::string line = "SM atomic U " + (a.evaluated ? percent(a.utilization.mean) : std::string("-"));
+  if (!a.l2.evaluated) return line + " | L2 not evaluated";
+  line += fmt::format(" | L2 hottest slice U {} ({}, {}{})", percent(a.l2.utilization), detail::l2_cause(a.l2),
+                      enum_name(a.l2.op), a.l2.op_origin == model::Origin::kAssumed ? " assumed" : "");
+  return line;
+}
+
+}  // namespace atomq::report

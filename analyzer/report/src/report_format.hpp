@@ -24,6 +24,9 @@ std::string comparison_value(const model::ComparisonRow& row, double v);
 // The model's rows, plus the measured kernel time from the profiles when the model has none.
 std::vector<model::ComparisonRow> comparison_rows(const ReportComparison& c);
 
+std::string l2_utilization(const model::KernelAnalysis& a);  // "98%" or "-"
+std::string l2_cause(const model::L2Queue& q);                 // "one hot address", "hot slice", "spread"
+
 // The headline of a kernel: its class statement, or why it could not be evaluated.
 const model::Finding* headline_finding(const model::KernelAnalysis& a);
 // Findings other than the headline, in the model's order.

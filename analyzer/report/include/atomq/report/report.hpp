@@ -91,6 +91,10 @@ ReportFormat report_format_for_path(const std::string& path);
 // Renders in the format the path asks for and writes the file atomically.
 void write_report(const Report& report, const std::string& path);
 
+// Both atomic queues of a kernel in one line, e.g. "SM atomic U 3% | L2 hottest slice U 98%
+// (one hot address, red.add.u32)"; the L2 part says when it was not evaluated.
+std::string atomic_units_summary(const model::KernelAnalysis& a);
+
 // Short kernel name: without template arguments, parameters and namespaces.
 std::string short_kernel_name(const std::string& full_name);
 
