@@ -30,7 +30,8 @@ std::vector<BenchCase> plan(const HistBenchOptions& o) {
       HistVariant::kNaiveGlobal,    HistVariant::kBlockPrivate,   HistVariant::kBlockGridStride,
       HistVariant::kWarpReplicated, HistVariant::kLaneReplicated, HistVariant::kTwoPhase,
       HistVariant::kWarpAggregated, HistVariant::kSortRunLength,  HistVariant::kManyBins,
-      HistVariant::kRankShared,     HistVariant::kRankLaneReplicated, HistVariant::kCub};
+      HistVariant::kRankShared,     HistVariant::kRankLaneReplicated, HistVariant::kCub,
+      HistVariant::kScatterAddGlobal, HistVariant::kScatterAddPrivate};
   const std::vector<HistVariant> image = {HistVariant::kImagePlain, HistVariant::kImageInterleaved,
                                           HistVariant::kImageLaneReplicated, HistVariant::kCub};
   const std::vector<HistVariant> many = {HistVariant::kNaiveGlobal, HistVariant::kBlockGridStride,

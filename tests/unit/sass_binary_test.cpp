@@ -97,7 +97,11 @@ TEST(SassOfBuiltBinaries, MicrobenchmarkStreams) {
   const an::SassAtomics all_cas = atomics_of(dump, "atomic_stream_kernelILi0ELi4E");
   EXPECT_GT(all_cas.shared_cas, 0);
   EXPECT_EQ(all_cas.shared_variant, std::nullopt);
-  EXPECT_FALSE(atomics_of(dump, "atomic_stream_kernelILi2ELi0E").any());  // the control
+  // The control has no shared atomic; its one global atomic adds the 64-bit verification sum.
+  const an::SassAtomics control = atomics_of(dump, "atomic_stream_kernelILi2ELi0E");
+  EXPECT_EQ(control.shared_variant, std::nullopt);
+  EXPECT_EQ(control.shared_cas, 0);
+  EXPECT_EQ(control.dominant_global, GlobalAtomicOp::kRedAddU64);  // a 64-bit sum
 }
 
 TEST(SassOfBuiltBinaries, EveryFunctionParsesWithInstructions) {

@@ -36,6 +36,37 @@ void check_optional_expectations(const KernelAnalysis& a, const nlohmann::json& 
   }
 }
 
+// Every what-if of the analysis, over all findings.
+std::vector<const WhatIf*> all_what_ifs(const KernelAnalysis& a) {
+  std::vector<const WhatIf*> out;
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs) out.push_back(&w);
+  return out;
+}
+
+// "forbidden_what_if_words": no what-if's change names them (e.g. "privatize" for a kernel
+// that already privatizes). "what_if_measured": {"change_contains", "measured_ns",
+// "max_factor"}: the what-if naming that change predicts the time the fix measured (its own
+// recorded run) within the factor, either way.
+void check_what_ifs(const KernelAnalysis& a, const nlohmann::json& expected) {
+  const auto what_ifs = all_what_ifs(a);
+  for (const auto& word : expected.value("forbidden_what_if_words", nlohmann::json::array()))
+    for (const WhatIf* w : what_ifs)
+      EXPECT_EQ(w->change.find(word.get<std::string>()), std::string::npos) << "forbidden what-if: " << w->change;
+  if (!expected.contains("what_if_measured")) return;
+  const auto& fix = expected.at("what_if_measured");
+  const std::string words = fix.at("change_contains").get<std::string>();
+  const WhatIf* match = nullptr;
+  for (const WhatIf* w : what_ifs)
+    if (w->change.find(words) != std::string::npos) match = w;
+  ASSERT_NE(match, nullptr) << "no what-if names '" << words << "'";
+  ASSERT_TRUE(match->predicted_time_ns.has_value());
+  const double ratio = *match->predicted_time_ns / fix.at("measured_ns").get<double>();
+  const double factor = fix.at("max_factor").get<double>();
+  EXPECT_LE(ratio, factor) << match->change;
+  EXPECT_GE(ratio, 1.0 / factor) << match->change;
+}
+
 // The predicted atomic-bound time of the unit that binds.
 std::optional<double> bound_time_ns(const KernelAnalysis& a) {
   return a.binding_unit == BindingUnit::kL2AtomicUnit ? a.l2.atomic_bound_time_ns
@@ -69,6 +100,7 @@ TEST(RecordedRuns, ClassAndPredictedTimeMatchTheMeasurement) {
       EXPECT_NEAR(*predicted / *measured, 1.0, expected.at("time_tolerance").get<double>());
     }
     check_optional_expectations(a, expected);
+    check_what_ifs(a, expected);
   }
 }
 
