@@ -38,10 +38,22 @@ live = json.loads((out / "live.json").read_text())["kernels"]
 csv = json.loads((out / "csv.json").read_text())["kernels"]
 
 
+def kernel_key(name):
+    """The kernel's name without return type and parameters: one tool writes "void f<T>(...)",
+    the other "f<T>(...)"."""
+    name = name.removeprefix("void ")
+    depth = 0
+    for i, ch in enumerate(name):  # the parameter list starts at the first "(" outside <...>
+        depth += (ch == "<") - (ch == ">")
+        if ch == "(" and depth == 0:
+            return name[:i]
+    return name
+
+
 def by_name(kernels):
     groups = {}
     for k in kernels:
-        groups.setdefault(k["profile"]["kernel"]["name"].split("(")[0], []).append(k)
+        groups.setdefault(kernel_key(k["profile"]["kernel"]["name"]), []).append(k)
     return groups
 
 
