@@ -6,7 +6,8 @@ add_executable(atomq_report_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/report/report_test.cpp)
 target_link_libraries(atomq_report_unit_tests PRIVATE atomq_report nlohmann_json::nlohmann_json GTest::gtest_main)
 # The L2 section and counters built in code, shared with the model tests.
-target_include_directories(atomq_report_unit_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/unit/model)
+target_include_directories(atomq_report_unit_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/unit/model
+  ${CMAKE_CURRENT_LIST_DIR}/unit)
 target_compile_definitions(atomq_report_unit_tests PRIVATE
   ATOMQ_BUNDLED_TABLE_DIR="${ATOMQ_BUNDLED_TABLE_DIR}"
   ATOMQ_RECORDED_RUNS_DIR="${PROJECT_SOURCE_DIR}/analyzer/report/recorded")

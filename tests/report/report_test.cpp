@@ -198,7 +198,7 @@ TEST(ReportHtml, SelfContainedWithChartsAndTheirData) {
 // the report shows both queues and names the L2 slices as the binding unit.
 ReportRequest hot_address_request() {
   ReportRequest request = recorded_request();
-  request.table.l2 = test::make_h200_l2_section();
+  request.table.l2 = test::make_synthetic_l2_section();
   model::KernelProfile p = request.runs.front().profiles.front();
   p.kernel_name = "naive_global_hot";
   test::L2Spec l2;

@@ -17,40 +17,59 @@ inline DeviceInfo h200_device(const std::string& name) {
   return d;
 }
 
+// Service time of the synthetic L2 section's saturated cells, in L2 cycles per request, shaped
+// by the H200 figures of docs/model.md ("The L2 queue"): one same-address u32 RED per L2 cycle
+// at one slice, a same-address f32 RED every 3.5 cycles.
+inline double synthetic_l2_cycles(GlobalAtomicOp op, AddressSpread spread) {
+  using Op = GlobalAtomicOp;
+  const bool cas = op == Op::kAtomCasU32 || op == Op::kAtomCasU64;
+  switch (spread) {
+    case AddressSpread::kOneAddress:
+      return op == Op::kRedAddF32 ? 3.5 : op == Op::kRedAddU64 ? 2.0 : cas ? 4.0 : 1.0;
+    case AddressSpread::kOneLine:  // a whole-line request of 32 lanes
+      return cas ? 5.0 : 4.4;
+    case AddressSpread::kManyLines:
+      return op == Op::kRedAddF32 ? 1.9 : cas ? 2.2 : 0.9;
+    default:
+      return cas ? 5.6 : 4.8;
+  }
+}
+
 // A synthetic L2 section (made-up but H200-shaped numbers, not a measurement): every op and
-// spread at 4 and 64 warps per SM. One address serializes at the hottest slice (1 request per
-// warp instruction, ~1-4 cycles each); many lines spread over the slices (32 requests per
-// instruction, ~1/64 of them at the hottest slice).
+// spread at 4 and 64 warps per SM, 96 slices, a 1980 MHz L2 clock.
 inline calibration::L2Section make_synthetic_l2_section() {
   using namespace atomq::calibration;
   L2Section l2;
   l2.slices = 96;
-  l2.l2_clock_mhz = 1600;
+  l2.l2_clock_mhz = 1980;
   l2.wall_seconds = 2.0;
   l2.ops = enum_values<GlobalAtomicOp>();
   l2.spreads = enum_values<AddressSpread>();
   l2.warps_per_sm = {4, 64};
   for (GlobalAtomicOp op : l2.ops)
     for (AddressSpread spread : l2.spreads)
-      for (int w : l2.warps_per_sm) {
-        const bool is_cas = op == GlobalAtomicOp::kAtomCasU32 || op == GlobalAtomicOp::kAtomCasU64;
-        const double op_cost = op == GlobalAtomicOp::kRedAddF32 ? 3.5 : is_cas ? 2.0 : 1.0;
-        const bool one_slice = spread == AddressSpread::kOneAddress || spread == AddressSpread::kOneLine;
+      for (int warps : l2.warps_per_sm) {
         L2Cell c;
         c.op = op;
         c.spread = spread;
-        c.warps_per_sm = w;
+        c.warps_per_sm = warps;
         c.addresses = spread == AddressSpread::kOneAddress ? 1
                       : spread == AddressSpread::kOneLine  ? 32
                       : spread == AddressSpread::kManyLines ? 1024
                                                             : 132 * 64 * 32;
-        c.requests_per_instruction = spread == AddressSpread::kManyLines ? 32 : 1;
-        c.hottest_slice_share = one_slice ? 1.0 : 1.0 / 64;
-        c.cycles_per_request = op_cost * (one_slice ? 1.0 : 0.5) * (w == 4 ? 1.5 : 1.0);
+        // Per-lane requests (1.5 per lane) except whole-line ones; one address puts 2/3 of them
+        // on its slice (as the H200's 16.8 M of 25.2 M).
+        const bool whole_lines = spread == AddressSpread::kOneLine || spread == AddressSpread::kDistinct;
+        c.requests_per_instruction = whole_lines ? 1.5 : 48;
+        c.hottest_slice_share = spread == AddressSpread::kOneAddress || spread == AddressSpread::kOneLine
+                                    ? 0.667
+                                    : spread == AddressSpread::kManyLines ? 1.0 / 64 : 1.0 / 96;
+        c.cycles_per_request = synthetic_l2_cycles(op, spread) * (warps == 4 ? 1.5 : 1.0);
         c.cycles_min = c.cycles_per_request * 0.99;
         c.cycles_max = c.cycles_per_request * 1.01;
         c.repeat_spread = 0.02;
-        c.busy_fraction = one_slice ? 0.33 : 0.8;
+        // Same-address float adds keep the slice's input busy only a third of the time.
+        c.busy_fraction = spread == AddressSpread::kOneAddress && op == GlobalAtomicOp::kRedAddF32 ? 0.33 : 0.85;
         c.gpu_requests_per_cycle = 1.0 / (c.cycles_per_request * c.hottest_slice_share);
         l2.cells.push_back(c);
       }

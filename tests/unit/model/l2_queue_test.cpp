@@ -32,7 +32,7 @@ class L2Queue : public ::testing::Test {
  protected:
   static calibration::ServiceTable table_with_l2() {
     calibration::ServiceTable t = test::make_h200_like_table();
-    t.l2 = test::make_h200_l2_section();
+    t.l2 = test::make_synthetic_l2_section();
     return t;
   }
   ServiceTimeModel model{table_with_l2()};
@@ -144,7 +144,7 @@ TEST_F(L2Queue, FloatAddOver1024AddressesIsClassedByTheHottestSlice) {
   EXPECT_NE(a.l2.basis, L2ServiceBasis::kHotAddress) << "8% of the requests at the hottest slice";
   EXPECT_EQ(a.l2.basis, L2ServiceBasis::kHotSlice) << "the hottest slice holds 8x the mean";
   EXPECT_EQ(a.l2.spread, AddressSpread::kManyLines) << "per-lane requests (32 per instruction)";
-  const double u = 1.41e6 * test::l2_fixture_cycles(GlobalAtomicOp::kRedAddF32, AddressSpread::kManyLines) /
+  const double u = 1.41e6 * test::synthetic_l2_cycles(GlobalAtomicOp::kRedAddF32, AddressSpread::kManyLines) /
                    (1.47e6 * 1.98);
   EXPECT_NEAR(a.l2.utilization, u, 1e-9);
   EXPECT_EQ(a.l2.utilization_class, classify(u, default_rules()));
