@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cuobjdump_path.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
 #include "atomq/common/statistics.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
@@ -24,16 +25,7 @@ using atomq::GlobalAtomicOp;
 
 namespace {
 
-bool have_cuobjdump(std::string* path) {
-  for (const char* candidate : {"cuobjdump", "/usr/local/cuda/bin/cuobjdump"}) {
-    const std::string cmd = std::string("command -v ") + candidate + " >/dev/null 2>&1";
-    if (std::system(cmd.c_str()) == 0) {
-      *path = candidate;
-      return true;
-    }
-  }
-  return false;
-}
+using atomq::test::have_cuobjdump;
 
 // Every global atomic opcode (REDG.*, ATOMG.*) of each function of the built binary.
 std::map<std::string, std::vector<std::string>> global_atomics(const std::string& cuobjdump) {

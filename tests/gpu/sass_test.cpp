@@ -9,6 +9,7 @@
 #include <regex>
 #include <string>
 
+#include "cuobjdump_path.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
 
 namespace {
@@ -20,16 +21,7 @@ struct OpCounts {
   int other_atoms = 0;
 };
 
-bool have_cuobjdump(std::string* path) {
-  for (const char* candidate : {"cuobjdump", "/usr/local/cuda/bin/cuobjdump"}) {
-    const std::string cmd = std::string("command -v ") + candidate + " >/dev/null 2>&1";
-    if (std::system(cmd.c_str()) == 0) {
-      *path = candidate;
-      return true;
-    }
-  }
-  return false;
-}
+using atomq::test::have_cuobjdump;
 
 // The shared atomics of every function in the built binary, by mangled function name.
 std::map<std::string, OpCounts> count_atoms(const std::string& cuobjdump) {
