@@ -1,4 +1,4 @@
-// The L2 sweep: sizes each cell's launch, reads its L2 counters once, then times repeats.
+// The L2 sweep: sizes each cell's launch, then reads the L2 counters of every repeat.
 #include "atomq/calibration/l2_calibrator.hpp"
 
 #include <spdlog/spdlog.h>
@@ -38,6 +38,7 @@ struct CounterReading {
   double l2_clock_mhz = 0;
   double slices = 0;
   double busy_fraction = 0;
+  double cycles_elapsed = 0;  // at the slowest slice: the launch's length in L2 cycles
 };
 
 CounterReading read_counters(const L2Counters& k, GlobalAtomicOp op, const std::string& label) {
@@ -51,13 +52,16 @@ CounterReading read_counters(const L2Counters& k, GlobalAtomicOp op, const std::
   r.l2_clock_mhz = k.cycles_elapsed_max / k.duration_ns * 1e3;
   r.slices = k.cycles_elapsed_sum / k.cycles_elapsed_max;
   r.busy_fraction = k.atomic_busy_max / k.cycles_elapsed_max;
+  r.cycles_elapsed = k.cycles_elapsed_max;
   return r;
 }
 
-// Service time per request at the hottest slice: each repeat's event time in L2 cycles over
-// the hottest slice's requests per launch (the same every launch: the grid is deterministic).
+// Service time per request at the hottest slice, per repeat: the elapsed L2 cycles of that
+// repeat's profiled launch over the hottest slice's requests. Counting cycles rather than
+// scaling event times by one clock reading keeps a clock change between repeats out of S.
 L2Cell make_cell(const mb::L2AtomicConfig& config, const mb::L2AtomicLaunch& launch,
-                 const CounterReading& r, const std::vector<double>& times_ms) {
+                 const std::vector<CounterReading>& repeats) {
+  const CounterReading& r = repeats.front();
   L2Cell c;
   c.op = config.op;
   c.spread = config.spread;
@@ -65,14 +69,17 @@ L2Cell make_cell(const mb::L2AtomicConfig& config, const mb::L2AtomicLaunch& lau
   c.addresses = static_cast<int>(launch.addresses);
   c.requests_per_instruction = r.requests / static_cast<double>(launch.warp_instructions);
   c.hottest_slice_share = r.hottest_requests / r.requests;
-  std::vector<double> cycles;
-  for (double ms : times_ms) cycles.push_back(ms * 1e3 * r.l2_clock_mhz / r.hottest_requests);
+  std::vector<double> cycles, busy;
+  for (const CounterReading& k : repeats) {
+    cycles.push_back(k.cycles_elapsed / k.hottest_requests);
+    busy.push_back(k.busy_fraction);
+  }
   const SampleSummary s = summarize(cycles);
   c.cycles_per_request = s.median;
   c.cycles_min = s.min;
   c.cycles_max = s.max;
   c.repeat_spread = (s.max - s.min) / s.median;
-  c.busy_fraction = r.busy_fraction;
+  c.busy_fraction = median(busy);
   c.gpu_requests_per_cycle = 1.0 / (c.cycles_per_request * c.hottest_slice_share);
   return c;
 }
@@ -81,8 +88,10 @@ void log_cell(const std::string& label, const mb::L2AtomicConfig& config, const 
               const std::vector<double>& times_ms) {
   std::string times;
   for (double t : times_ms) times += fmt::format(" {:.4f}", t);
-  spdlog::debug("{}: {} atomics/thread, {:.3f} cycles/request, repeat spread {:.2f}%, ms:{}", label,
-                config.atomics_per_thread, cell.cycles_per_request, 100.0 * cell.repeat_spread, times);
+  const SampleSummary t = summarize(times_ms);
+  spdlog::debug("{}: {} atomics/thread, {:.3f} cycles/request, repeat spread {:.2f}% (event times {:.2f}%), ms:{}",
+                label, config.atomics_per_thread, cell.cycles_per_request, 100.0 * cell.repeat_spread,
+                100.0 * (t.max - t.min) / t.median, times);
 }
 
 }  // namespace
@@ -90,6 +99,7 @@ void log_cell(const std::string& label, const mb::L2AtomicConfig& config, const 
 L2Section run_l2_sweep(mb::L2AtomicStreamBench& bench, const L2SweepPlan& plan, int repeats,
                        const L2CounterProbe& probe, const std::function<void(std::string)>& cell_done) {
   if (!probe) throw std::invalid_argument("the L2 sweep needs a counter probe");
+  if (repeats < 1) throw std::invalid_argument("the L2 sweep needs at least one repeat");
   const auto t_begin = std::chrono::steady_clock::now();
   L2Section section;
   section.ops = plan.ops;
@@ -105,22 +115,27 @@ L2Section run_l2_sweep(mb::L2AtomicStreamBench& bench, const L2SweepPlan& plan, 
         cfg.atomics_per_thread = bench.atomics_per_thread_for(cfg, plan.target_launch_ms);
         configs.push_back(cfg);
       }
-    std::vector<mb::L2AtomicLaunch> launches(configs.size());
+    // Repeats are rounds over all cells in one counter batch: each launch's own L2 cycles.
+    const size_t n = configs.size();
+    std::vector<mb::L2AtomicLaunch> launches(n * static_cast<size_t>(repeats));
     L2LaunchBatch batch;
-    for (size_t i = 0; i < configs.size(); ++i)
-      batch.push_back([&, i] { launches[i] = bench.run(configs[i]); });
+    for (size_t i = 0; i < launches.size(); ++i)
+      batch.push_back([&, i] { launches[i] = bench.run(configs[i % n]); });
     const std::vector<L2Counters> counters = probe(batch);
-    if (counters.size() != configs.size())
+    if (counters.size() != launches.size())
       throw std::runtime_error("the L2 counter probe returned " + std::to_string(counters.size()) +
-                               " launches for " + std::to_string(configs.size()));
-    for (size_t i = 0; i < configs.size(); ++i) {
+                               " launches for " + std::to_string(launches.size()));
+    for (size_t i = 0; i < n; ++i) {
       const std::string label = cell_label(configs[i]);
-      const CounterReading r = read_counters(counters[i], op, label);
-      clocks.push_back(r.l2_clock_mhz);
-      slices.push_back(r.slices);
+      std::vector<CounterReading> readings;
+      for (size_t k = i; k < counters.size(); k += n) {
+        readings.push_back(read_counters(counters[k], op, label));
+        clocks.push_back(readings.back().l2_clock_mhz);
+        slices.push_back(readings.back().slices);
+      }
       bench.run(configs[i]);  // warm-up: this cell's lines back in L2 after the other launches
       const std::vector<double> times = bench.time_ms(configs[i], repeats);
-      section.cells.push_back(make_cell(configs[i], launches[i], r, times));
+      section.cells.push_back(make_cell(configs[i], launches[i], readings));
       log_cell(label, configs[i], section.cells.back(), times);
       if (cell_done) cell_done(label);
     }

@@ -1,5 +1,5 @@
 // The L2 part of a calibration: every (op, spread, warps_per_sm) cell of a sweep plan measured
-// with the L2 atomic-stream benchmark, its service time read from L2 counters and event times.
+// with the L2 atomic-stream benchmark, its service time read from each repeat's L2 counters.
 #pragma once
 
 #include <functional>
@@ -34,8 +34,9 @@ struct L2Counters {
 using L2LaunchBatch = std::vector<std::function<void()>>;
 using L2CounterProbe = std::function<std::vector<L2Counters>(const L2LaunchBatch& launches)>;
 
-// Measures every cell of `plan` (one counter batch per op, then `repeats` timed launches per
-// cell); `cell_done` gets each cell's label. wall_seconds is the sweep's own time.
+// Measures every cell of `plan`: one counter batch per op holding `repeats` rounds over its
+// cells, S per repeat from that launch's own L2 cycles; `cell_done` gets each cell's label.
+// wall_seconds is the sweep's own time.
 L2Section run_l2_sweep(microbench::L2AtomicStreamBench& bench, const L2SweepPlan& plan,
                        int repeats, const L2CounterProbe& probe,
                        const std::function<void(std::string)>& cell_done);
