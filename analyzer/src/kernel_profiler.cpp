@@ -85,6 +85,7 @@ struct KernelProfilingSession::State {
       detail::complete_launch_config(launch);
       model::KernelProfile profile;
       profile.kernel_name = demangle(launch.name);
+      if (launch.name != detail::kUnknownKernel) profile.symbol = launch.name;
       profile.launch = launch.launch;
       profile.device = prof.device_info();
       profile.source = options.source;

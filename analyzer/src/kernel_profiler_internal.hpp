@@ -46,6 +46,9 @@ class ContextProfiler {
   bool running_ = false;
 };
 
+// The name of a launch whose callback gave no symbol.
+inline constexpr const char* kUnknownKernel = "<unknown kernel>";
+
 // A launch seen at its ENTER callback, waiting for its range to be decoded.
 struct PendingLaunch {
   std::string name;  // mangled

@@ -55,7 +55,7 @@ bool is_captured(CUstream stream) {
 
 PendingLaunch launch_of(CUpti_CallbackId id, const CUpti_CallbackData* data) {
   PendingLaunch p;
-  p.name = data->symbolName ? data->symbolName : "<unknown kernel>";
+  p.name = data->symbolName ? data->symbolName : kUnknownKernel;
   switch (id) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -76,9 +77,23 @@ SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profil
     summary.reason = "the program's executable was not found";
     return summary;
   }
-  const SassDump dump = dump_sass(binary_path, [&names](const std::string& mangled, const std::string&) {
+  const SassFunctionFilter keep = [&names](const std::string& mangled, const std::string&) {
     return wanted(names, mangled);
-  });
+  };
+  // Only the profiled kernels when every profile knows its symbol; the whole binary otherwise,
+  // or when the restricted dump found none of them.
+  std::vector<std::string> symbols;
+  for (const model::KernelProfile& p : profiles)
+    if (!p.symbol.empty() && std::find(symbols.begin(), symbols.end(), p.symbol) == symbols.end())
+      symbols.push_back(p.symbol);
+  const bool every_symbol =
+      std::all_of(profiles.begin(), profiles.end(), [](const auto& p) { return !p.symbol.empty(); });
+  SassDump dump;
+  if (every_symbol) dump = dump_sass(binary_path, keep, symbols);
+  if (!every_symbol || dump.status != SassDumpStatus::kOk || dump.functions.empty()) {
+    if (every_symbol) spdlog::debug("cuobjdump -fun found none of the {} kernel(s): dumping the whole binary", symbols.size());
+    dump = dump_sass(binary_path, keep);
+  }
   if (dump.status == SassDumpStatus::kOk) summary = fill_hints(profiles, dump.functions);
   summary.status = dump.status;
   summary.reason = dump.reason;

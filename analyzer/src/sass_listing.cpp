@@ -249,7 +249,8 @@ ToolRun run_into(const std::string& command, SassListingParser& parser) {
 
 }  // namespace
 
-SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& keep) {
+SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& keep,
+                   const std::vector<std::string>& symbols) {
   SassDump dump;
   const std::optional<std::string> tool = find_cuobjdump();
   if (!tool) {
@@ -262,7 +263,10 @@ SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& kee
     dump.reason = "no such file: " + binary_path;
     return dump;
   }
-  const std::string command = shell_quoted(*tool) + " -sass " + shell_quoted(binary_path) + " 2>&1";
+  std::string only;
+  for (const std::string& symbol : symbols) only += (only.empty() ? "" : ",") + symbol;
+  const std::string command = shell_quoted(*tool) + " -sass " + (only.empty() ? "" : "-fun " + shell_quoted(only) + " ") +
+                              shell_quoted(binary_path) + " 2>&1";
   spdlog::debug("running {}", command);
   SassListingParser parser(keep);
   const ToolRun run = run_into(command, parser);

@@ -102,6 +102,7 @@ json kernel_profile_to_json(const KernelProfile& p) {
                      {"registers_per_thread", p.launch.registers_per_thread},
                      {"shared_mem_bytes_per_block", p.launch.shared_mem_bytes_per_block},
                      {"max_active_blocks_per_sm", p.launch.max_active_blocks_per_sm}}}};
+  if (!p.symbol.empty()) doc["kernel"]["symbol"] = p.symbol;
   doc["device"] = {{"name", p.device.name},
                    {"chip", p.device.chip},
                    {"compute_capability", p.device.compute_capability()},
@@ -134,6 +135,7 @@ KernelProfile kernel_profile_from_json(const json& doc, const std::string& sourc
   const json& kernel = r.member(doc, "", "kernel");
   p.kernel_name = r.str(kernel, "kernel", "name");
   if (p.kernel_name.empty()) r.fail("kernel.name", "empty");
+  p.symbol = r.optional_str(kernel, "kernel", "symbol", "");
   p.launch = read_launch(r, kernel);
   p.device = read_device(r, doc);
   const json& source = r.member(doc, "", "source");

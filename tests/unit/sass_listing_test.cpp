@@ -291,3 +291,34 @@ TEST_F(FakeCuobjdump, ItsFailureIsAStatus) {
   EXPECT_EQ(dump.status, an::SassDumpStatus::kFailed);
   EXPECT_NE(dump.reason.find("does not contain device code"), std::string::npos) << dump.reason;
 }
+
+// Profiles that know their symbols get a dump of those functions only (`-fun`); when that
+// dump finds none of them, the whole binary is dumped instead.
+TEST_F(FakeCuobjdump, KnownSymbolsRestrictTheDump) {
+  const std::filesystem::path calls = dir_ / "calls";
+  install("echo \"$@\" >> '" + calls.string() + "'\ncat '" + std::string(ATOMQ_FIXTURE_DIR) +
+          "/sass_fatbin_sm80_sm90.sass'");
+  std::vector<atomq::model::KernelProfile> profiles(1);
+  profiles[0].kernel_name = "float_add_shared(float*, float const*, int)";
+  profiles[0].symbol = "_Z16float_add_sharedPfPKfi";
+  profiles[0].device.compute_capability_major = 9;
+  EXPECT_EQ(an::fill_hints_from_binary(profiles, "/bin/sh").kernels_hinted, 1);
+  std::ifstream in(calls);
+  const std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(args, "-sass -fun _Z16float_add_sharedPfPKfi /bin/sh\n");
+}
+
+TEST_F(FakeCuobjdump, RestrictedDumpWithoutTheKernelFallsBackToTheWholeBinary) {
+  const std::filesystem::path calls = dir_ / "calls";
+  install("echo \"$@\" >> '" + calls.string() + "'\n[ \"$2\" = -fun ] && exit 0\ncat '" +
+          std::string(ATOMQ_FIXTURE_DIR) + "/sass_fatbin_sm80_sm90.sass'");
+  std::vector<atomq::model::KernelProfile> profiles(1);
+  profiles[0].kernel_name = "float_add_shared(float*, float const*, int)";
+  profiles[0].symbol = "_Z16float_add_sharedPfPKfi";
+  profiles[0].device.compute_capability_major = 9;
+  EXPECT_EQ(an::fill_hints_from_binary(profiles, "/bin/sh").kernels_hinted, 1);
+  EXPECT_EQ(profiles[0].global_atomic_op, GlobalAtomicOp::kRedAddF32);
+  std::ifstream in(calls);
+  const std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(args, "-sass -fun _Z16float_add_sharedPfPKfi /bin/sh\n-sass /bin/sh\n");
+}

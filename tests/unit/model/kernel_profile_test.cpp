@@ -18,6 +18,7 @@ KernelProfile sample() {
   KernelProfile p = test::make_profile(spec);
   p.source = CounterSource::kInjected;
   p.source_detail = "./app launch 3";
+  p.symbol = "_Z11hist_sharedPj";
   p.useful_updates = 12345;
   p.launch.max_active_blocks_per_sm = 8;
   return p;
@@ -39,6 +40,7 @@ TEST(KernelProfile, RoundTripKeepsEveryField) {
   const KernelProfile p = sample();
   const KernelProfile q = parse_kernel_profile(serialize_kernel_profile(p), "mem");
   EXPECT_EQ(q.kernel_name, p.kernel_name);
+  EXPECT_EQ(q.symbol, "_Z11hist_sharedPj");
   EXPECT_EQ(q.launch.grid, p.launch.grid);
   EXPECT_EQ(q.launch.block, p.launch.block);
   EXPECT_EQ(q.launch.max_active_blocks_per_sm, 8);
@@ -52,6 +54,11 @@ TEST(KernelProfile, RoundTripKeepsEveryField) {
   EXPECT_EQ(q.shared_atomic_variant, p.shared_atomic_variant);
   ASSERT_TRUE(q.useful_updates);
   EXPECT_DOUBLE_EQ(*q.useful_updates, 12345);
+}
+
+TEST(KernelProfile, SymbolIsOptional) {
+  EXPECT_EQ(error_after([](json& d) { d["kernel"].erase("symbol"); }), "");
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["symbol"] = 7; }).find("kernel.symbol"), std::string::npos);
 }
 
 TEST(KernelProfile, DocumentCarriesFormatAndVersion) {

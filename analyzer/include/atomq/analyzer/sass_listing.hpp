@@ -96,7 +96,10 @@ struct SassDump {
 // The cuobjdump to run: on PATH, else /usr/local/cuda/bin; nullopt when neither has it.
 std::optional<std::string> find_cuobjdump();
 
-// Runs `cuobjdump -sass binary_path` and parses what it prints. Never throws.
-SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& keep = {});
+// Runs `cuobjdump -sass binary_path` and parses what it prints; with `symbols`, only those
+// functions are disassembled (`-fun`), which is what keeps a large binary's dump short.
+// Never throws.
+SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& keep = {},
+                   const std::vector<std::string>& symbols = {});
 
 }  // namespace atomq::analyzer

@@ -48,6 +48,9 @@ using atomq::DeviceInfo;
 
 struct KernelProfile {
   std::string kernel_name;
+  // The kernel's mangled symbol as the driver launched it; empty when the source does not
+  // give it (an ncu CSV names kernels demangled). Lets the SASS listing dump only this kernel.
+  std::string symbol;
   LaunchConfig launch;
   DeviceInfo device;
   CounterSource source = CounterSource::kInProcess;
