@@ -15,6 +15,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
+#include <system_error>
+#include <thread>
 #include <string>
 #include <tuple>
 
@@ -249,6 +252,31 @@ ToolRun run_into(const std::string& command, SassListingParser& parser) {
 
 }  // namespace
 
+namespace {
+
+// One cuobjdump run: the whole binary, or only `symbol` (`-fun`).
+struct DumpPart {
+  std::vector<SassFunction> functions;
+  long long functions_seen = 0;
+  ToolRun run;
+};
+
+DumpPart dump_part(const std::string& tool, const std::string& binary_path, const SassFunctionFilter& keep,
+                   const std::string& symbol) {
+  const std::string command = shell_quoted(tool) + " -sass " +
+                              (symbol.empty() ? "" : "-fun " + shell_quoted(symbol) + " ") +
+                              shell_quoted(binary_path) + " 2>&1";
+  spdlog::debug("running {}", command);
+  SassListingParser parser(keep);
+  DumpPart part;
+  part.run = run_into(command, parser);
+  part.functions = parser.finish();
+  part.functions_seen = parser.functions_seen();
+  return part;
+}
+
+}  // namespace
+
 SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& keep,
                    const std::vector<std::string>& symbols) {
   SassDump dump;
@@ -263,23 +291,41 @@ SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& kee
     dump.reason = "no such file: " + binary_path;
     return dump;
   }
-  std::string only;
-  for (const std::string& symbol : symbols) only += (only.empty() ? "" : ",") + symbol;
-  const std::string command = shell_quoted(*tool) + " -sass " + (only.empty() ? "" : "-fun " + shell_quoted(only) + " ") +
-                              shell_quoted(binary_path) + " 2>&1";
-  spdlog::debug("running {}", command);
-  SassListingParser parser(keep);
-  const ToolRun run = run_into(command, parser);
-  dump.functions = parser.finish();
-  spdlog::debug("cuobjdump -sass {}: {} function(s), {} kept, exit code {}", binary_path, parser.functions_seen(),
-                dump.functions.size(), run.exit_code);
-  if (!run.error.empty()) {
-    dump.reason = run.error;
-  } else if (run.exit_code == 0 || parser.functions_seen() > 0) {
+  // cuobjdump disassembles the whole cubin that holds a `-fun` function, once per function
+  // it is given: one run per symbol, side by side, costs one cubin's time, not their sum.
+  std::vector<std::string> runs = symbols;
+  if (runs.empty()) runs.push_back("");  // "" = the whole binary
+  const size_t width = std::max(1u, std::thread::hardware_concurrency());
+  long long seen = 0;
+  int exit_code = 0;
+  std::string first_line;
+  for (size_t wave = 0; wave < runs.size(); wave += width) {
+    std::vector<std::future<DumpPart>> running;
+    for (size_t i = wave; i < std::min(runs.size(), wave + width); ++i) {
+      try {
+        running.push_back(std::async(std::launch::async, dump_part, *tool, binary_path, keep, runs[i]));
+      } catch (const std::system_error&) {  // no thread to spare: run it here
+        running.push_back(std::async(std::launch::deferred, dump_part, *tool, binary_path, keep, runs[i]));
+      }
+    }
+    for (std::future<DumpPart>& f : running) {
+      DumpPart part = f.get();
+      if (!part.run.error.empty() && dump.reason.empty()) dump.reason = part.run.error;
+      if (part.run.exit_code != 0 && part.functions_seen == 0 && exit_code == 0) {
+        exit_code = part.run.exit_code;
+        first_line = part.run.first_line;
+      }
+      seen += part.functions_seen;
+      for (SassFunction& function : part.functions) dump.functions.push_back(std::move(function));
+    }
+  }
+  spdlog::debug("cuobjdump -sass {} ({} run(s)): {} function(s), {} kept", binary_path, runs.size(), seen,
+                dump.functions.size());
+  if (!dump.reason.empty()) return dump;
+  if (exit_code == 0 || seen > 0) {
     dump.status = SassDumpStatus::kOk;
   } else {
-    dump.reason = run.first_line.empty() ? "cuobjdump exited with code " + std::to_string(run.exit_code)
-                                         : run.first_line;
+    dump.reason = first_line.empty() ? "cuobjdump exited with code " + std::to_string(exit_code) : first_line;
   }
   return dump;
 }
