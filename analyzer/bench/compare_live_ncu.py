@@ -39,15 +39,17 @@ csv = json.loads((out / "csv.json").read_text())["kernels"]
 
 
 def kernel_key(name):
-    """The kernel's name without return type and parameters: one tool writes "void f<T>(...)",
-    the other "f<T>(...)"."""
+    """The kernel's unqualified name with template arguments, without return type and
+    parameters: one tool writes "void ns::f<T>(...)", the other "f<T>(...)"."""
     name = name.removeprefix("void ")
-    depth = 0
+    depth, start = 0, 0
     for i, ch in enumerate(name):  # the parameter list starts at the first "(" outside <...>
         depth += (ch == "<") - (ch == ">")
+        if ch == ":" and depth == 0 and name[i - 1:i + 1] == "::":
+            start = i + 1  # a namespace or class qualifier ends here
         if ch == "(" and depth == 0:
-            return name[:i]
-    return name
+            return name[start:i]
+    return name[start:]
 
 
 def by_name(kernels):
