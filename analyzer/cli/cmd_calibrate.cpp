@@ -29,6 +29,7 @@ struct CalibrateArgs {
   std::string output;
   std::string csv;
   int repeats = 5;
+  double l2_launch_ms = 0;  // 0: the grid's default
   bool no_progress = false;
 };
 
@@ -79,6 +80,7 @@ int run_calibrate(const CalibrateArgs& a) {
   cal::SweepPlan plan = cal::make_sweep_plan(a.quick ? cal::GridSize::kQuick : cal::GridSize::kFull,
                                              bench.device().max_warps_per_sm);
   plan.repeats = a.repeats;
+  if (a.l2_launch_ms > 0) plan.l2.target_launch_ms = a.l2_launch_ms;
   std::string output = a.output;
   if (output.empty())
     output = fmt::format("atomq-table-{}-{}.json", probed.chip.empty() ? "unknown" : probed.chip, plan.name);
@@ -115,6 +117,9 @@ void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
                   "CSV export (default: the output path with .csv; the L2 cells go to FILE.l2.csv)");
   sub->add_option("--repeats", args->repeats, "measured repeats per cell (median and spread)")
       ->check(CLI::Range(1, 101));
+  sub->add_option("--l2-launch-ms", args->l2_launch_ms,
+                  "length of each L2 cell's launch in ms (default: 1 for the full grid, 0.5 for --quick)")
+      ->check(CLI::Range(0.1, 100.0));
   sub->add_flag("--no-progress", args->no_progress, "no progress bar");
 }
 
