@@ -48,11 +48,16 @@ int write_and_print_run(const std::string& output, const std::string& table_path
                  "-", "-", "-", enum_name(an.utilization_class));
       continue;
     }
-    fmt::print("{:<36} {:>10} {:>5.0f}% {:>6.1f} {:>5.1f} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36),
-               time, 100.0 * an.utilization.mean, an.queue_length, an.inputs.active_lanes,
+    const bool assumed = an.inputs.active_lanes_origin == model::Origin::kAssumed;
+    fmt::print("{:<36} {:>10} {:>5.0f}% {:>6.1f} {:>5} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36),
+               time, 100.0 * an.utilization.mean, an.queue_length,
+               fmt::format("{:.1f}{}", an.inputs.active_lanes, assumed ? "*" : ""),
                an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
                enum_name(an.utilization_class));
   }
+  for (const auto& an : analyses)
+    if (an.evaluated && an.inputs.instructions > 0 && an.inputs.active_lanes_origin == model::Origin::kAssumed)
+      fmt::print("{}: e* {}\n", short_name(an.kernel_name, 36), an.inputs.active_lanes_basis);
   for (const auto& an : analyses)
     fmt::print("{}: {}; binds: {}\n", short_name(an.kernel_name, 36), report::atomic_units_summary(an),
                enum_name(an.binding_unit));

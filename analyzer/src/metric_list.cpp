@@ -12,6 +12,7 @@ const std::vector<MetricSpec>& atomq_metrics() {
       {m::kSharedAtomInstAlu, "ATOMS fetch-and-op (non-CAS) warp instructions", "N_f", true},
       {m::kSharedAtomInstCas, "ATOMS.CAS warp instructions (also float atomicAdd spin loops)", "N_c, c", true},
       {m::kSharedAtomWavefronts, "data-stage wavefronts of shared atomics", "k = wavefronts / N", true},
+      {m::kSharedAtomDataBytes, "bytes the shared atomics moved (lanes x lane width)", "e measured", false},
       {m::kSharedAtomWavefrontsMax, "wavefronts of the busiest SM", "U max over SMs", true},
       {m::kCyclesActiveAvg, "cycles an SM was active, mean over SMs", "T", true},
       {m::kCyclesActiveMax, "cycles an SM was active, busiest SM", "T (max)", true},

@@ -115,11 +115,13 @@ SassAtomics classify_atomics(const SassFunction& function) {
   SassAtomics out;
   const std::vector<SassLoop> loops = backward_branch_loops(function);
   std::vector<std::pair<long long, GlobalAtomicOp>> global_atomics;
+  std::vector<int> shared_widths;
   for (const SassInstruction& instruction : function.instructions) {
     const ParsedOpcode p = parse_opcode(instruction.opcode);
     if (is_cas(p) && loop_depth(loops, instruction.offset) > 0) out.cas_in_loop = true;
     if (p.base == "ATOMS") {
       count_shared(p, out);
+      shared_widths.push_back(p.type.find("64") != std::string::npos ? 8 : 4);
     } else if (is_global_atomic(p)) {
       if (const std::optional<GlobalAtomicOp> op = global_atomic_op(instruction.opcode)) {
         ++out.global_ops[*op];
@@ -130,6 +132,10 @@ SassAtomics classify_atomics(const SassFunction& function) {
     }
   }
   out.dominant_global = dominant_op(global_atomics, loops);
+  const bool one_width = !shared_widths.empty() &&
+                         std::all_of(shared_widths.begin(), shared_widths.end(),
+                                     [&](int w) { return w == shared_widths.front(); });
+  if (one_width && out.shared_cast_spin == 0) out.shared_lane_bytes = shared_widths.front();
   if (out.shared_add + out.shared_other > 0) out.shared_variant = OpVariant::kAdd;
   else if (out.shared_popc_inc > 0) out.shared_variant = OpVariant::kPopcInc;
   return out;

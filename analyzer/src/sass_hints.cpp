@@ -28,6 +28,14 @@ bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profil
     profile.shared_atomic_variant = atomics.shared_variant;
     changed = true;
   }
+  if (!profile.shared_atomic_lane_bytes && atomics.shared_lane_bytes) {
+    profile.shared_atomic_lane_bytes = atomics.shared_lane_bytes;
+    changed = true;
+  }
+  if (!profile.shared_cas_spin && atomics.shared_cast_spin > 0) {
+    profile.shared_cas_spin = true;
+    changed = true;
+  }
   if (!profile.global_atomic_op && atomics.dominant_global) {
     profile.global_atomic_op = atomics.dominant_global;
     changed = true;

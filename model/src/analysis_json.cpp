@@ -98,6 +98,7 @@ json analysis_json(const KernelAnalysis& a) {
       {"wavefronts_per_instruction", num(in.wavefronts_per_instruction)},
       {"active_lanes", num(in.active_lanes)},
       {"active_lanes_origin", enum_name(in.active_lanes_origin)},
+      {"active_lanes_basis", in.active_lanes_basis},
       {"queue_length_seed", num(in.queue_length_seed)},
       {"queue_length", num(a.queue_length)},
       {"queue_length_method", a.queue_length_method},

@@ -179,14 +179,34 @@ void derive_queue_length_seed(CounterReader& read, DerivedInputs& out) {
   }
 }
 
-// e: thread-level operations per warp instruction when a counter has them, else assumed.
+// Why the data-bytes counter cannot give e for this profile ("" when it can).
+std::string lanes_not_measurable(CounterReader& read, const KernelProfile& profile) {
+  if (!read.get(metric::kSharedAtomDataBytes, false))
+    return std::string("no ") + metric::kSharedAtomDataBytes + " in the profile";
+  if (profile.shared_cas_spin.value_or(false))
+    return "the kernel's shared atomics include a CAS loop (ATOMS.CAST.SPIN), whose data bytes do not count lanes";
+  if (!profile.shared_atomic_lane_bytes)
+    return "no lane width from the kernel's SASS (not found, or 32- and 64-bit shared atomics mixed)";
+  return "";
+}
+
+// e: thread-level operations per warp instruction when a counter has them, else the data
+// bytes over the SASS's lane width, else assumed; the note says which and why.
 void derive_active_lanes(CounterReader& read, const KernelProfile& profile, DerivedInputs& out) {
   ModelInputs& in = out.inputs;
   std::optional<double> thread_ops = read.get(metric::kSharedAtomThreadOps, false);
   if (!thread_ops) thread_ops = read.get(metric::kSharedAtomThreadOpsSass, false);
+  std::string basis = "thread-level operations / warp instructions";
+  const std::string unmeasurable = thread_ops ? "" : lanes_not_measurable(read, profile);
+  if (!thread_ops && unmeasurable.empty()) {
+    thread_ops = *read.get(metric::kSharedAtomDataBytes, false) / *profile.shared_atomic_lane_bytes;
+    basis = std::string(metric::kSharedAtomDataBytes) + " / " + std::to_string(*profile.shared_atomic_lane_bytes) +
+            " bytes per lane (SASS) / warp instructions";
+  }
   if (thread_ops && in.instructions > 0) {
     in.active_lanes = *thread_ops / in.instructions;
     in.active_lanes_origin = Origin::kMeasured;
+    in.active_lanes_basis = basis;
     if (in.active_lanes < 1.0 - 1e-6 || in.active_lanes > 32.0 + 1e-6)
       out.problems.push_back({metric::kSharedAtomThreadOps,
                               "inconsistent: " + number(*thread_ops) + " thread operations for " +
@@ -194,13 +214,12 @@ void derive_active_lanes(CounterReader& read, const KernelProfile& profile, Deri
                                   number(in.active_lanes) + ", expected 1..32)"});
     in.active_lanes = std::clamp(in.active_lanes, 1.0, 32.0);
   } else {
-    // No thread-level counter on GH100 without the SASS Metrics API: assume full warps,
-    // capped by a block smaller than a warp. An upper bound; see docs/model.md for its effect.
+    // Full warps, capped by a block smaller than a warp: an upper bound (docs/model.md).
     const long long threads = profile.launch.threads_per_block();
     in.active_lanes = threads > 0 && threads < 32 ? static_cast<double>(threads) : 32.0;
     in.active_lanes_origin = Origin::kAssumed;
-    out.notes.push_back("active lanes e assumed " + number(in.active_lanes) +
-                        " (full warps; no thread-level atomic counter in the profile)");
+    in.active_lanes_basis = "assumed full warps: " + (unmeasurable.empty() ? "no shared atomics" : unmeasurable);
+    out.notes.push_back("active lanes e assumed " + number(in.active_lanes) + " (" + unmeasurable + ")");
   }
 }
 

@@ -72,7 +72,7 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   const json* hints = r.optional_member(doc, "", "hints");
   if (hints == nullptr) return;
   r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "useful_updates",
-                          "global_atomic_addresses"});
+                          "global_atomic_addresses", "shared_atomic_lane_bytes", "shared_cas_spin"});
   if (hints->contains("shared_atomic_variant"))
     p.shared_atomic_variant = r.enumerated<OpVariant>(*hints, "hints", "shared_atomic_variant");
   if (hints->contains("global_atomic_op"))
@@ -81,6 +81,16 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
     const double u = r.number(*hints, "hints", "useful_updates");
     if (u <= 0) r.fail("hints.useful_updates", "must be > 0");
     p.useful_updates = u;
+  }
+  if (hints->contains("shared_atomic_lane_bytes")) {
+    const long long bytes = r.integer(*hints, "hints", "shared_atomic_lane_bytes", 4, 8);
+    if (bytes != 4 && bytes != 8) r.fail("hints.shared_atomic_lane_bytes", "must be 4 or 8");
+    p.shared_atomic_lane_bytes = static_cast<int>(bytes);
+  }
+  if (hints->contains("shared_cas_spin")) {
+    const json& spin = r.member(*hints, "hints", "shared_cas_spin");
+    if (!spin.is_boolean()) r.fail("hints.shared_cas_spin", "expected true or false");
+    p.shared_cas_spin = spin.get<bool>();
   }
   if (hints->contains("global_atomic_addresses")) {
     const double addresses = r.number(*hints, "hints", "global_atomic_addresses");
@@ -117,6 +127,8 @@ json kernel_profile_to_json(const KernelProfile& p) {
   if (p.shared_atomic_variant) hints["shared_atomic_variant"] = enum_name(*p.shared_atomic_variant);
   if (p.global_atomic_op) hints["global_atomic_op"] = enum_name(*p.global_atomic_op);
   if (p.useful_updates) hints["useful_updates"] = *p.useful_updates;
+  if (p.shared_atomic_lane_bytes) hints["shared_atomic_lane_bytes"] = *p.shared_atomic_lane_bytes;
+  if (p.shared_cas_spin) hints["shared_cas_spin"] = *p.shared_cas_spin;
   if (p.global_atomic_addresses) hints["global_atomic_addresses"] = *p.global_atomic_addresses;
   doc["hints"] = hints;
   return doc;

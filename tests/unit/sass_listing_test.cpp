@@ -166,6 +166,8 @@ TEST(SassAtomics, FixtureKernels) {
 
   const an::SassAtomics float_add = an::classify_atomics(sm90(functions, "_Z16float_add_sharedPfPKfi"));
   EXPECT_EQ(float_add.shared_cast_spin, 1);
+  EXPECT_EQ(float_add.shared_lane_bytes, std::nullopt);
+  EXPECT_EQ(block.shared_lane_bytes, 4);
   EXPECT_TRUE(float_add.has_shared_cas());
   EXPECT_EQ(float_add.shared_variant, std::nullopt);  // no non-CAS shared atomic
   EXPECT_TRUE(float_add.cas_in_loop);
@@ -207,6 +209,18 @@ TEST(SassAtomics, SharedVariantRule) {
   EXPECT_EQ(classify({"ATOMS.CAS R0, [R1], R2, R3"}).shared_variant, std::nullopt);
   EXPECT_FALSE(classify({"ATOMS.CAS R0, [R1], R2, R3"}).cas_in_loop);  // no backward branch
   EXPECT_FALSE(classify({"LDS R0, [R1]", "EXIT"}).any());
+}
+
+// The lane width that turns the data-bytes counter into e: one width, no CAS loop.
+TEST(SassAtomics, SharedLaneBytes) {
+  EXPECT_EQ(classify({"ATOMS.POPC.INC.32 RZ, [R3+URZ]"}).shared_lane_bytes, 4);
+  EXPECT_EQ(classify({"ATOMS.ADD R6, [R4], R13", "ATOMS.CAS R0, [R1], R2, R3"}).shared_lane_bytes, 4);
+  EXPECT_EQ(classify({"ATOMS.CAS.64 R0, [R1], R2, R4"}).shared_lane_bytes, 8);
+  EXPECT_EQ(classify({"ATOMS.ADD R6, [R4], R13", "ATOMS.CAS.64 R0, [R1], R2, R4"}).shared_lane_bytes, std::nullopt);
+  EXPECT_EQ(classify({"ATOMS.CAST.SPIN P0, [R3], R5, R6"}).shared_lane_bytes, std::nullopt);
+  EXPECT_EQ(classify({"ATOMS.ADD R6, [R4], R13", "ATOMS.CAST.SPIN P0, [R3], R5, R6"}).shared_lane_bytes,
+            std::nullopt);
+  EXPECT_EQ(classify({"REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5"}).shared_lane_bytes, std::nullopt);
 }
 
 TEST(SassHints, FillsOnlyUnsetHintsByDemangledName) {

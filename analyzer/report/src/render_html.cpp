@@ -101,11 +101,12 @@ void kernel_block(std::string& h, const ReportKernel& k) {
                              : a.l2.not_evaluated_reason) +
        "</p>\n";
   if (a.evaluated && a.inputs.instructions > 0)  // an idle shared unit has no queue figures
-    h += fmt::format("<p>U mean {} (busiest SM {}; {} to {} with n̂ halved / doubled); n̂ {} warps ({}), e {}, c {}, "
+    h += fmt::format("<p>U mean {} (busiest SM {}; {} to {} with n̂ halved / doubled); n̂ {} warps ({}), e {} ({}: {}), c {}, "
                      "k {}, S {} cycles; {} (response {} cycles, unloaded latency {}).</p>\n",
                      percent(a.utilization.mean), percent(a.utilization.max), percent(a.utilization.low),
                      percent(a.utilization.high), number(a.queue_length), escape(a.queue_length_method),
-                     number(a.inputs.active_lanes), number(a.inputs.cas_share),
+                     number(a.inputs.active_lanes), enum_name(a.inputs.active_lanes_origin),
+                     escape(a.inputs.active_lanes_basis), number(a.inputs.cas_share),
                      number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
                      escape(a.boundness.verdict), number(a.boundness.response_cycles),
                      number(a.boundness.unloaded_latency_cycles));

@@ -101,8 +101,9 @@ void kernel_section(std::string& md, const ReportKernel& k) {
     md += fmt::format("- class: **{}**; U mean {} (max over SMs {}; {} to {} with n̂ halved / doubled)\n",
                       enum_name(a.utilization_class), percent(a.utilization.mean), percent(a.utilization.max),
                       percent(a.utilization.low), percent(a.utilization.high));
-    md += fmt::format("- n̂ = {} warps ({}), e = {}, c = {}, k = {}, S = {} cycles per warp instruction\n",
+    md += fmt::format("- n̂ = {} warps ({}), e = {} ({}: {}), c = {}, k = {}, S = {} cycles per warp instruction\n",
                       number(a.queue_length), a.queue_length_method, number(a.inputs.active_lanes),
+                      enum_name(a.inputs.active_lanes_origin), a.inputs.active_lanes_basis,
                       number(a.inputs.cas_share), number(a.inputs.wavefronts_per_instruction),
                       number(a.utilization.service.cycles));
     md += fmt::format("- {}: response {} cycles, unloaded latency {} cycles\n", a.boundness.verdict,

@@ -240,6 +240,39 @@ TEST_F(Analysis, AssumedLanesAndVariantAreSaid) {
   EXPECT_GE(a.notes.size(), 2u);
 }
 
+// e from the data-bytes counter and the SASS's lane width; assumed, with the reason, when the
+// width is unknown or the kernel spins in a CAS loop.
+TEST_F(Analysis, LanesFromDataBytesNeedTheLaneWidth) {
+  ProfileSpec s = kernel("k", Pattern{1}, 32, 0, 0.5);
+  s.active_lanes.reset();
+  KernelProfile p = test::make_profile(s);
+  const double n = p.counters.at(metric::kSharedAtomInst);
+  p.counters[metric::kSharedAtomDataBytes] = n * 8 * 4;  // e = 8 with 4-byte lanes
+  p.shared_atomic_lane_bytes = 4;
+  KernelAnalysis a = analyze(p, model);
+  EXPECT_EQ(a.inputs.active_lanes_origin, Origin::kMeasured);
+  EXPECT_NEAR(a.inputs.active_lanes, 8, 1e-9);
+  EXPECT_NE(a.inputs.active_lanes_basis.find("4 bytes per lane"), std::string::npos);
+
+  p.shared_atomic_lane_bytes = 8;  // the same bytes in 8-byte lanes: e = 4
+  EXPECT_NEAR(analyze(p, model).inputs.active_lanes, 4, 1e-9);
+
+  p.shared_cas_spin = true;
+  a = analyze(p, model);
+  EXPECT_EQ(a.inputs.active_lanes_origin, Origin::kAssumed);
+  EXPECT_NE(a.inputs.active_lanes_basis.find("CAST.SPIN"), std::string::npos);
+
+  p.shared_cas_spin.reset();
+  p.shared_atomic_lane_bytes.reset();
+  a = analyze(p, model);
+  EXPECT_EQ(a.inputs.active_lanes_origin, Origin::kAssumed);
+  EXPECT_NE(a.inputs.active_lanes_basis.find("lane width"), std::string::npos);
+
+  p.counters.erase(metric::kSharedAtomDataBytes);
+  a = analyze(p, model);
+  EXPECT_NE(a.inputs.active_lanes_basis.find(metric::kSharedAtomDataBytes), std::string::npos);
+}
+
 TEST_F(Analysis, AtomicBoundTimeIsTheBusiestSmsBusyTimeAtTheClock) {
   const KernelAnalysis a = run(kernel("k", Pattern{8}, 32, 0, 0.6));
   ASSERT_TRUE(a.utilization.atomic_bound_time_ns);

@@ -19,6 +19,8 @@ KernelProfile sample() {
   p.source = CounterSource::kInjected;
   p.source_detail = "./app launch 3";
   p.symbol = "_Z11hist_sharedPj";
+  p.shared_atomic_lane_bytes = 8;
+  p.shared_cas_spin = true;
   p.useful_updates = 12345;
   p.launch.max_active_blocks_per_sm = 8;
   return p;
@@ -41,6 +43,8 @@ TEST(KernelProfile, RoundTripKeepsEveryField) {
   const KernelProfile q = parse_kernel_profile(serialize_kernel_profile(p), "mem");
   EXPECT_EQ(q.kernel_name, p.kernel_name);
   EXPECT_EQ(q.symbol, "_Z11hist_sharedPj");
+  EXPECT_EQ(q.shared_atomic_lane_bytes, 8);
+  EXPECT_EQ(q.shared_cas_spin, true);
   EXPECT_EQ(q.launch.grid, p.launch.grid);
   EXPECT_EQ(q.launch.block, p.launch.block);
   EXPECT_EQ(q.launch.max_active_blocks_per_sm, 8);
@@ -59,6 +63,13 @@ TEST(KernelProfile, RoundTripKeepsEveryField) {
 TEST(KernelProfile, SymbolIsOptional) {
   EXPECT_EQ(error_after([](json& d) { d["kernel"].erase("symbol"); }), "");
   EXPECT_NE(error_after([](json& d) { d["kernel"]["symbol"] = 7; }).find("kernel.symbol"), std::string::npos);
+}
+
+TEST(KernelProfile, LaneBytesHintIsFourOrEight) {
+  EXPECT_NE(error_after([](json& d) { d["hints"]["shared_atomic_lane_bytes"] = 6; }).find("hints.shared_atomic_lane_bytes"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["hints"]["shared_cas_spin"] = 1; }).find("hints.shared_cas_spin"),
+            std::string::npos);
 }
 
 TEST(KernelProfile, DocumentCarriesFormatAndVersion) {

@@ -37,6 +37,10 @@ struct SassAtomics {
   // kPopcInc when every non-CAS shared atomic is ATOMS.POPC.INC, kAdd when any other
   // non-CAS one is there, nullopt when the kernel has none (as KernelProfile's hint reads).
   std::optional<OpVariant> shared_variant;
+  // Bytes each lane of a shared atomic moves (4, or 8 for .64) when every ATOMS has the same
+  // width and none is CAST.SPIN (a CAS loop's data bytes do not count lanes): turns the
+  // data-bytes counter into e. nullopt otherwise, or without shared atomics.
+  std::optional<int> shared_lane_bytes;
 
   // A CAS (shared or global, CAS or CAST.SPIN) inside a backward-branch loop. A CAS retry
   // loop looks like this; so does a counted loop that issues CAS (tests/gpu/targets/

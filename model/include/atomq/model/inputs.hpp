@@ -38,6 +38,7 @@ struct ModelInputs {
 
   double active_lanes = 0;        // e
   Origin active_lanes_origin = Origin::kAssumed;
+  std::string active_lanes_basis;  // how e was measured, or why it is assumed
 
   // Seed estimate of the queue length: achieved occupancy x max warps per SM.
   int max_warps_per_sm = 0;

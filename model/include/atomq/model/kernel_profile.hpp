@@ -62,6 +62,11 @@ struct KernelProfile {
   // From the SASS of the kernel: kPopcInc when the non-CAS shared atomics are
   // ATOMS.POPC.INC (result unused: same-address lanes merge), kAdd otherwise.
   std::optional<OpVariant> shared_atomic_variant;
+  // From the SASS of the kernel: bytes per lane of its shared atomics (4 or 8) when they all
+  // have one width and none is a CAS loop's CAST.SPIN; with the data-bytes counter, e.
+  std::optional<int> shared_atomic_lane_bytes;
+  // From the SASS of the kernel: it has a shared CAS loop (ATOMS.CAST.SPIN).
+  std::optional<bool> shared_cas_spin;
   // From the SASS of the kernel: the global atomic (REDG/ATOMG) that issues most, which
   // picks the L2 section's service time (counters cannot tell f32 from u32).
   std::optional<GlobalAtomicOp> global_atomic_op;

@@ -26,6 +26,11 @@ inline constexpr const char* kSharedAtomThreadOps = "atomq__thread_ops_shared_at
 inline constexpr const char* kSharedAtomThreadOpsSass =
     "smsp__sass_thread_inst_executed_op_shared_atom.sum";
 
+// Bytes the shared atomics moved: lanes x 4 for 32-bit ATOMS (ADD, POPC.INC, CAS), x 8 for
+// 64-bit, so e = bytes / (lane width x N) when the SASS gives one width. Not lanes for the
+// ATOMS.CAST.SPIN of a CAS loop (docs/model.md, "Active lanes e").
+inline constexpr const char* kSharedAtomDataBytes = "smsp__sass_data_bytes_mem_shared_op_atom.sum";
+
 inline constexpr const char* kCyclesActiveAvg = "sm__cycles_active.avg";
 inline constexpr const char* kCyclesActiveMax = "sm__cycles_active.max";
 inline constexpr const char* kCyclesActiveSum = "sm__cycles_active.sum";

@@ -1,0 +1,43 @@
+"""Execute `atomq analyze -- lanes_app` (injection) and validate e per kernel: measured from the
+data-bytes counter, exact (1e-6) for ATOMS.POPC.INC, ADD and CAS at e = 1, 8, 32; assumed,
+with the reason named, for the CAS loop's ATOMS.CAST.SPIN. GPU and cuobjdump only."""
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+work.mkdir(parents=True, exist_ok=True)
+if subprocess.run([atomq, "devices"], capture_output=True).returncode != 0:
+    print("SKIPPED: no GPU")
+    sys.exit(77)
+if not shutil.which("cuobjdump") and not pathlib.Path("/usr/local/cuda/bin/cuobjdump").exists():
+    print("SKIPPED: no cuobjdump (the lane width comes from the SASS)")
+    sys.exit(77)
+
+out = work / "lanes.json"
+p = subprocess.run([atomq, "analyze", "-o", str(out), "--", app], capture_output=True, text=True, timeout=600)
+print(p.stdout)
+assert p.returncode == 0, f"rc {p.returncode}\n{p.stderr}"
+kernels = {k["profile"]["kernel"]["name"]: k for k in json.loads(out.read_text())["kernels"]}
+failures = []
+checked = 0
+for name, k in sorted(kernels.items()):
+    inputs = k["analysis"]["inputs"]
+    e, origin, basis = inputs["active_lanes"], inputs["active_lanes_origin"], inputs["active_lanes_basis"]
+    print(f"{name:40s} e {e:.9f} {origin}: {basis}")
+    if name.startswith("float_spin"):
+        if origin != "assumed" or "CAST.SPIN" not in basis:
+            failures.append(f"{name}: expected e assumed because of ATOMS.CAST.SPIN, got {origin}: {basis}")
+        checked += 1
+        continue
+    expected = int(name.split("<")[1].split(">")[0])
+    if origin != "measured" or abs(e - expected) > 1e-6:
+        failures.append(f"{name}: e {e} ({origin}), expected {expected} measured")
+    checked += 1
+if checked != 10:
+    failures.append(f"{checked} kernels checked, expected 10: {sorted(kernels)}")
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
