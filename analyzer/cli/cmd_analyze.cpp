@@ -4,8 +4,12 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
+#include <regex>
 
 #include "atomq/analyzer/injected_run.hpp"
+#include "atomq/analyzer/instruction_join.hpp"
+#include "atomq/analyzer/kernel_profiler.hpp"  // demangle
 #include "atomq/analyzer/ncu_csv.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/cuda/device_query.hpp"
@@ -26,7 +30,45 @@ struct AnalyzeArgs {
   std::string output = "atomq-analysis.json";
   std::string table;
   analyzer::CollectorOptions collector;
+  int instruction_kernels = 3;        // per-instruction runs for this many kernels (0: none)
+  std::string instruction_regex;      // or for the kernels matching this
+  long long instruction_launches = 1;
 };
+
+// One more run of the program per kernel of interest, with per-instruction collection (one
+// kernel per process: atomq/analyzer/instruction_profiler.hpp); the counts join the kernel's
+// SASS and go into its profiles. Failures become warnings: the counters' analysis stands.
+void collect_instructions(const AnalyzeArgs& a, const std::vector<analyzer::SassFunction>& functions,
+                          analyzer::InjectedRun& r) {
+  std::optional<std::regex> select;
+  if (!a.instruction_regex.empty()) select = std::regex(a.instruction_regex);
+  const auto symbols = analyzer::kernels_for_instructions(r.profiles, a.instruction_kernels, select);
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    analyzer::CollectorOptions options = a.collector;
+    options.instruction_symbol = symbols[i];
+    options.instruction_launches = a.instruction_launches;
+    const analyzer::InjectedRun run = analyzer::run_under_injection(
+        a.program, options, a.output + ".instructions-" + std::to_string(i) + ".jsonl");
+    const std::string name = analyzer::demangle(symbols[i]);
+    if (run.instructions.empty()) {
+      r.info.warnings.push_back("no per-instruction counts for " + name +
+                                (run.collector_error.empty() ? "" : ": " + run.collector_error));
+      continue;
+    }
+    for (const run::InstructionsMessage& m : run.instructions) {
+      const model::KernelProfile* profile = nullptr;
+      for (const auto& p : r.profiles)
+        if (p.symbol == m.symbol) profile = &p;
+      const analyzer::SassFunction* function =
+          profile ? analyzer::find_sass_function(functions, m.symbol, profile->device.compute_capability_major,
+                                                 profile->device.compute_capability_minor)
+                  : nullptr;
+      if (function == nullptr)
+        r.info.warnings.push_back("per-instruction counts of " + name + " without its SASS: sites not told apart");
+      analyzer::attach_instructions(r.profiles, m.symbol, analyzer::joined_with_listing(m.profile, function));
+    }
+  }
+}
 
 int run_ncu_csv(const AnalyzeArgs& a) {
   run::RunInfo info;
@@ -55,7 +97,9 @@ int run_program(const AnalyzeArgs& a) {
     return kExitCannotRun;
   }
   // Counters cannot tell which atomic instructions a kernel issues; the program's SASS can.
-  analyzer::fill_hints_from_binary(r.profiles, analyzer::resolve_program_path(a.program[0]));
+  std::vector<analyzer::SassFunction> functions;
+  analyzer::fill_hints_from_binary(r.profiles, analyzer::resolve_program_path(a.program[0]), &functions);
+  if (a.instruction_kernels > 0 || !a.instruction_regex.empty()) collect_instructions(a, functions, r);
   const int rc = write_and_print_run(a.output, a.table, r.info, r.profiles);
   if (!r.collector_error.empty() && r.profiles.empty()) {
     fmt::print(stderr, "atomq: profiling failed: {}{}\n", r.collector_error,
@@ -89,6 +133,15 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--launch-skip", c.launch_skip, "skip this many matching launches first")->check(CLI::NonNegativeNumber);
   sub->add_option("--launch-count", c.launch_count, "profile at most this many matching launches")->check(CLI::NonNegativeNumber);
   sub->add_option("--device", c.device, "profile only launches on this CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  sub->add_option("--instructions", args->instruction_kernels,
+                  "per-instruction counts (one more run of the program each) for this many kernels with "
+                  "atomics, those with the most time first (default 3; 0: none)")
+      ->check(CLI::Range(0, 64));
+  sub->add_option("--instructions-kernel", args->instruction_regex,
+                  "per-instruction counts for the kernels whose name matches this regex instead");
+  sub->add_option("--instruction-launches", args->instruction_launches,
+                  "launches of a kernel its per-instruction counts sum over (default 1)")
+      ->check(CLI::Range(1LL, 1000000LL));
   sub->add_option("program", args->program, "-- PROGRAM ARGS...");
 }
 

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
+
 #include "atomq/analyzer/table_selection.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
@@ -20,6 +23,26 @@ std::string short_name(const std::string& kernel_name, size_t width) {
   std::string name = report::short_kernel_name(kernel_name);
   if (name.size() > width) name = name.substr(0, width - 1) + "~";
   return name;
+}
+
+// "Where in the code": per kernel with per-instruction counts, its atomic sites, the busiest first.
+void print_atomic_sites(const std::vector<model::KernelAnalysis>& analyses) {
+  std::set<std::string> shown;
+  for (const auto& an : analyses) {
+    if (an.sites.empty() || !shown.insert(an.kernel_name).second) continue;
+    fmt::print("{}: atomic sites (per-instruction counts)\n", short_name(an.kernel_name, 60));
+    std::vector<const model::AtomicSite*> sites;
+    for (const auto& s : an.sites) sites.push_back(&s);
+    std::stable_sort(sites.begin(), sites.end(), [](auto* a, auto* b) { return a->busy_share > b->busy_share; });
+    for (const model::AtomicSite* s : sites) {
+      std::string extra;
+      if (s->warp_aggregated) extra += ", warp-aggregated by the compiler";
+      if (s->attempts_per_update) extra += fmt::format(", {:.1f} attempts per update", *s->attempts_per_update);
+      fmt::print("  0x{:04x} {:<24} {:>5.1f}% of shared busy  e {:>4.1f}  k {:>4.1f}  {:.0f} per launch{}\n", s->offset,
+                 s->opcode, 100.0 * s->busy_share, s->lanes_per_instruction, s->wavefronts_per_instruction,
+                 s->executions_per_launch, extra);
+    }
+  }
 }
 
 }  // namespace
@@ -58,6 +81,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   for (const auto& an : analyses)
     if (an.evaluated && an.inputs.instructions > 0 && an.inputs.active_lanes_origin == model::Origin::kAssumed)
       fmt::print("{}: e* {}\n", short_name(an.kernel_name, 36), an.inputs.active_lanes_basis);
+  print_atomic_sites(analyses);
   for (const auto& an : analyses)
     fmt::print("{}: {}; binds: {}\n", short_name(an.kernel_name, 36), report::atomic_units_summary(an),
                enum_name(an.binding_unit));

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "atomq/analyzer/injection_protocol.hpp"
+#include "atomq/analyzer/instruction_profiler.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
 #include "atomq/run_document/profile_stream.hpp"
 
@@ -25,6 +26,7 @@ using atomq::run::ProfileStreamWriter;
 
 std::unique_ptr<ProfileStreamWriter> g_writer;
 std::unique_ptr<KernelProfilingSession> g_session;
+std::unique_ptr<atomq::analyzer::InstructionProfilingSession> g_instructions;
 
 void report_error(const std::string& text) {
   if (!g_writer) return;
@@ -36,6 +38,7 @@ void report_error(const std::string& text) {
 
 void flush_at_exit() {
   try {
+    if (g_instructions) g_instructions->finish();
     if (!g_session) return;
     g_session->finish();
     if (g_writer) g_writer->write_message(atomq::run::stats_message(g_session->stats()));
@@ -60,9 +63,19 @@ void start_profiling(const char* stream_path) {
   spdlog::set_pattern("atomq: %l: %v");
   spdlog::set_level(spdlog::level::warn);
   g_writer = std::make_unique<ProfileStreamWriter>(stream_path);
-  g_session = std::make_unique<KernelProfilingSession>(
-      profiler_options(atomq::analyzer::read_collector_options()),
-      [](const atomq::model::KernelProfile& p) { g_writer->write(p); });
+  const atomq::analyzer::CollectorOptions collector = atomq::analyzer::read_collector_options();
+  if (!collector.instruction_symbol.empty()) {
+    // A per-instruction run: no counters (the two collections must not share a process).
+    g_instructions = std::make_unique<atomq::analyzer::InstructionProfilingSession>(
+        atomq::analyzer::InstructionCollectorOptions{collector.instruction_symbol, collector.instruction_launches},
+        [](const atomq::analyzer::InstructionCounts& c) {
+          g_writer->write_message(atomq::run::instructions_message(c.symbol, c.profile));
+        },
+        [](const std::string& error) { report_error(error); });
+  } else {
+    g_session = std::make_unique<KernelProfilingSession>(
+        profiler_options(collector), [](const atomq::model::KernelProfile& p) { g_writer->write(p); });
+  }
   std::atexit(flush_at_exit);
 }
 
@@ -78,6 +91,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
     } catch (const std::exception& e) {
       report_error(e.what());
       g_session.reset();
+      g_instructions.reset();
     } catch (...) {
       report_error("unknown failure while setting up profiling");
       g_session.reset();

@@ -28,6 +28,7 @@ const DriverApi& DriverApi::get() {
     resolve(lib, "cuKernelGetFunction", a.kernel_get_function);
     resolve(lib, "cuFuncLoad", a.func_load);
     resolve(lib, "cuStreamIsCapturing", a.stream_is_capturing);
+    resolve(lib, "cuCtxSynchronize", a.ctx_synchronize);
     return a;
   }();
   return api;

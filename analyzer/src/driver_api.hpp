@@ -16,6 +16,7 @@ struct DriverApi {
   CUresult (*kernel_get_function)(CUfunction*, CUkernel) = nullptr;
   CUresult (*func_load)(CUfunction) = nullptr;
   CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
+  CUresult (*ctx_synchronize)() = nullptr;
 
   // Null members where libcuda or a symbol is missing.
   static const DriverApi& get();

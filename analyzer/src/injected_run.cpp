@@ -141,6 +141,8 @@ void apply_collector_message(const nlohmann::json& message, InjectedRun& r) {
     if (r.info.launches.failed > 0) r.collector_error = r.info.launches.last_error;
   } else if (kind == message_kind::kError) {
     r.collector_error = message.value("message", std::string());
+  } else if (kind == message_kind::kInstructions) {
+    r.instructions.push_back(run::instructions_from_message(message, "the per-instruction collector"));
   }
 }
 

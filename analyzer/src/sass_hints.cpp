@@ -75,7 +75,8 @@ SassHintSummary fill_hints(std::vector<model::KernelProfile>& profiles, const st
   return summary;
 }
 
-SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profiles, const std::string& binary_path) {
+SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profiles, const std::string& binary_path,
+                                       std::vector<SassFunction>* functions) {
   if (profiles.empty()) return {SassDumpStatus::kOk, "", 0, 0, 0};
   std::set<std::string> names;
   for (const model::KernelProfile& p : profiles) names.insert(p.kernel_name);
@@ -103,6 +104,7 @@ SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profil
     dump = dump_sass(binary_path, keep);
   }
   if (dump.status == SassDumpStatus::kOk) summary = fill_hints(profiles, dump.functions);
+  if (functions) *functions = dump.functions;
   summary.status = dump.status;
   summary.reason = dump.reason;
   if (dump.status != SassDumpStatus::kOk) {

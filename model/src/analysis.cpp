@@ -153,6 +153,20 @@ bool evaluate_shared_unit(KernelAnalysis& a, const KernelProfile& profile,
   return true;
 }
 
+// A CAS retry loop binds the kernel through its chain of attempts even where the unit is not
+// busy: its class is at least what the loop gives (cas_retry.cpp).
+void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
+  const AtomicSite* site = detail::retrying_cas_site(a, r);
+  if (!site) return;
+  const UtilizationClass loop_class = detail::cas_retry_class(*site, r);
+  if (!more_bound(loop_class, a.shared_unit_class)) return;
+  a.notes.push_back(fmt::format("class {} from the CAS retry loop at 0x{:04x} ({:.1f} attempts per update, {:.0f}% of "
+                                "the warp instructions); the unit's U alone reads {:.0f}%",
+                                enum_name(loop_class), site->offset, *site->attempts_per_update,
+                                100.0 * site->loop_instruction_share.value_or(0), 100.0 * a.utilization.mean));
+  a.shared_unit_class = loop_class;
+}
+
 // Both queues, the kernel's class and binding unit, then the findings: the headline first.
 void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
               const Rules& r) {
@@ -167,6 +181,8 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   } else {
     shared_ok = evaluate_shared_unit(a, profile, m, r);
   }
+  if (profile.instructions) a.sites = atomic_sites(*profile.instructions);
+  if (shared_ok && !idle_shared_unit) raise_class_for_cas_retry(a, r);
   if (!a.l2.evaluated) a.notes.push_back(a.l2.not_evaluated_reason);
   bind_units(a);
   if (idle_shared_unit)

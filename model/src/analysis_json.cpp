@@ -78,6 +78,26 @@ json to_json(const Finding& f) {
 
 }  // namespace
 
+json to_json(const AtomicSite& s) {
+  return {{"offset", s.offset},
+          {"opcode", s.opcode},
+          {"operands", s.operands},
+          {"predicate", s.predicate},
+          {"unit", enum_name(s.unit)},
+          {"executions_per_launch", num(s.executions_per_launch)},
+          {"lanes_per_instruction", num(s.lanes_per_instruction)},
+          {"wavefronts_per_instruction", num(s.wavefronts_per_instruction)},
+          {"ideal_wavefronts_per_instruction", num(s.ideal_wavefronts_per_instruction)},
+          {"busy_share", num(s.busy_share)},
+          {"warp_aggregated", s.warp_aggregated},
+          {"cas", s.is_cas},
+          {"in_loop", s.in_loop},
+          {"attempts_per_update", num(s.attempts_per_update)},
+          {"attempts_per_warp_entry", num(s.attempts_per_warp_entry)},
+          {"loop_entry_offset", s.loop_entry_offset ? json(*s.loop_entry_offset) : json(nullptr)},
+          {"loop_instruction_share", num(s.loop_instruction_share)}};
+}
+
 json analysis_json(const KernelAnalysis& a) {
   const ModelInputs& in = a.inputs;
   json doc;
@@ -132,6 +152,9 @@ json analysis_json(const KernelAnalysis& a) {
                       {"verdict", a.boundness.verdict},
                       {"cas_lane_ops_per_update", num(a.boundness.cas_lane_ops_per_update)}};
   doc["l2"] = to_json(a.l2);
+  json sites = json::array();
+  for (const AtomicSite& s : a.sites) sites.push_back(to_json(s));
+  doc["sites"] = sites;
   json findings = json::array();
   for (const Finding& f : a.findings) findings.push_back(to_json(f));
   doc["findings"] = findings;

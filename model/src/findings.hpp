@@ -28,6 +28,15 @@ Finding l2_utilization_finding(const KernelAnalysis& a);
 void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
                      const Rules& r);
 
+// The CAS-retry site with the most attempts per update at or above the rule's threshold, or
+// nullptr (cas_retry.cpp).
+const AtomicSite* retrying_cas_site(const KernelAnalysis& a, const Rules& r);
+// The class the retry loop gives the shared unit (cas_retry.cpp): at least potential when
+// the loop holds most of the kernel's instructions, severe with many attempts.
+UtilizationClass cas_retry_class(const AtomicSite& site, const Rules& r);
+// The cas_retry finding with its what-if (cas_retry.cpp); nothing without a retrying site.
+void add_cas_retry(KernelAnalysis& a, const Rules& r);
+
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.
 void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);

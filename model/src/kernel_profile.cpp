@@ -99,6 +99,45 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   }
 }
 
+InstructionProfile read_instructions(const Fields& r, const json& doc, const std::string& path) {
+  r.object(doc, path);
+  r.only(doc, path, {"launches", "records", "loops", "has_listing"});
+  InstructionProfile p;
+  p.launches = r.integer(doc, path, "launches", 1);
+  p.has_listing = r.member(doc, path, "has_listing").is_boolean() && doc["has_listing"].get<bool>();
+  const json& records = r.array(doc, path, "records", EmptyArray::kAllowed);
+  long long previous = -1;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::string at = json_path(json_path(path, "records"), i);
+    const json& v = records[i];
+    r.object(v, at);
+    InstructionRecord rec;
+    rec.offset = r.integer(v, at, "offset", 0);
+    if (rec.offset <= previous) r.fail(json_path(at, "offset"), "records must be in increasing offset order");
+    previous = rec.offset;
+    rec.opcode = r.optional_str(v, at, "opcode");
+    rec.operands = r.optional_str(v, at, "operands");
+    rec.predicate = r.optional_str(v, at, "predicate");
+    rec.executions = r.number(v, at, "executions", 0);
+    rec.lanes = r.number(v, at, "lanes", 0);
+    rec.wavefronts = r.number(v, at, "wavefronts", 0);
+    rec.wavefronts_ideal = r.number(v, at, "wavefronts_ideal", 0);
+    p.records.push_back(std::move(rec));
+  }
+  if (const json* loops = r.optional_member(doc, path, "loops")) {
+    r.array(*loops, json_path(path, "loops"), EmptyArray::kAllowed);
+    for (std::size_t i = 0; i < loops->size(); ++i) {
+      const std::string at = json_path(json_path(path, "loops"), i);
+      const json& v = (*loops)[i];
+      if (!v.is_array() || v.size() != 2) r.fail(at, "expected [head, branch]");
+      InstructionLoop loop{r.integer(v[0], json_path(at, 0), 0), r.integer(v[1], json_path(at, 1), 0)};
+      if (loop.head > loop.branch) r.fail(at, "head after branch");
+      p.loops.push_back(loop);
+    }
+  }
+  return p;
+}
+
 }  // namespace
 
 json kernel_profile_to_json(const KernelProfile& p) {
@@ -131,7 +170,28 @@ json kernel_profile_to_json(const KernelProfile& p) {
   if (p.shared_cas_spin) hints["shared_cas_spin"] = *p.shared_cas_spin;
   if (p.global_atomic_addresses) hints["global_atomic_addresses"] = *p.global_atomic_addresses;
   doc["hints"] = hints;
+  if (p.instructions) doc["instructions"] = instruction_profile_to_json(*p.instructions);
   return doc;
+}
+
+json instruction_profile_to_json(const InstructionProfile& p) {
+  json records = json::array();
+  for (const InstructionRecord& r : p.records) {
+    json rec = {{"offset", r.offset},         {"executions", r.executions}, {"lanes", r.lanes},
+                {"wavefronts", r.wavefronts}, {"wavefronts_ideal", r.wavefronts_ideal}};
+    if (!r.opcode.empty()) rec["opcode"] = r.opcode;
+    if (!r.operands.empty()) rec["operands"] = r.operands;
+    if (!r.predicate.empty()) rec["predicate"] = r.predicate;
+    records.push_back(std::move(rec));
+  }
+  json loops = json::array();
+  for (const InstructionLoop& l : p.loops) loops.push_back({l.head, l.branch});
+  return {{"launches", p.launches}, {"has_listing", p.has_listing}, {"records", records}, {"loops", loops}};
+}
+
+InstructionProfile instruction_profile_from_json(const json& doc, const std::string& source_name,
+                                                 const std::string& field) {
+  return read_instructions(Fields(source_name), doc, field);
 }
 
 std::string serialize_kernel_profile(const KernelProfile& p) {
@@ -142,7 +202,7 @@ KernelProfile kernel_profile_from_json(const json& doc, const std::string& sourc
   const Fields r(source_name);
   r.object(doc, "");
   r.require_format(doc, kKernelProfileFormat, kKernelProfileVersion);
-  r.only(doc, "", {"format", "version", "kernel", "device", "source", "counters", "hints"});
+  r.only(doc, "", {"format", "version", "kernel", "device", "source", "counters", "hints", "instructions"});
   KernelProfile p;
   const json& kernel = r.member(doc, "", "kernel");
   p.kernel_name = r.str(kernel, "kernel", "name");
@@ -155,6 +215,8 @@ KernelProfile kernel_profile_from_json(const json& doc, const std::string& sourc
   p.source_detail = r.str(source, "source", "detail");
   read_counters(r, doc, p);
   read_hints(r, doc, p);
+  if (const json* instructions = r.optional_member(doc, "", "instructions"))
+    p.instructions = read_instructions(r, *instructions, "instructions");
   return p;
 }
 

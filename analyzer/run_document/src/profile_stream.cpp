@@ -20,6 +20,19 @@ json stats_message(const SessionStats& s) {
 
 json error_message(const std::string& text) { return json{{"kind", "error"}, {"message", text}}; }
 
+json instructions_message(const std::string& symbol, const model::InstructionProfile& profile) {
+  return json{{"kind", "instructions"}, {"symbol", symbol}, {"instructions", model::instruction_profile_to_json(profile)}};
+}
+
+InstructionsMessage instructions_from_message(const json& message, const std::string& source_name) {
+  InstructionsMessage m;
+  if (!message.contains("symbol") || !message["symbol"].is_string() || !message.contains("instructions"))
+    throw model::ProfileError(source_name + ": an instructions message needs 'symbol' and 'instructions'");
+  m.symbol = message["symbol"].get<std::string>();
+  m.profile = model::instruction_profile_from_json(message["instructions"], source_name);
+  return m;
+}
+
 SessionStats stats_from_message(const json& j) {
   SessionStats s;
   s.launches_seen = j.value("launches_seen", 0LL);

@@ -9,6 +9,7 @@
 
 #include "atomq/analyzer/injection_protocol.hpp"
 #include "atomq/model/kernel_profile.hpp"
+#include "atomq/run_document/profile_stream.hpp"
 #include "atomq/run_document/run_document.hpp"
 
 namespace atomq::analyzer {
@@ -22,6 +23,8 @@ struct InjectedRun {
   // the warnings: killed by a signal, a truncated last line, a profiling error.
   run::RunInfo info;
   std::string collector_error;  // the collector's last error ("" when none)
+  // A per-instruction run's counts (CollectorOptions::instruction_symbol), one per kernel.
+  std::vector<run::InstructionsMessage> instructions;
 };
 
 // Runs `program` (program[0] is looked up on PATH) with the collector streaming to

@@ -20,6 +20,9 @@ inline constexpr const char* kKernelRegex = "ATOMQ_KERNEL_REGEX";
 inline constexpr const char* kLaunchSkip = "ATOMQ_LAUNCH_SKIP";
 inline constexpr const char* kLaunchCount = "ATOMQ_LAUNCH_COUNT";
 inline constexpr const char* kDevice = "ATOMQ_DEVICE";
+// Set: a per-instruction run of this one kernel (mangled name) instead of the counters.
+inline constexpr const char* kInstructionSymbol = "ATOMQ_INSTRUCTION_SYMBOL";
+inline constexpr const char* kInstructionLaunches = "ATOMQ_INSTRUCTION_LAUNCHES";
 // Set by the user for atomq itself: where libatomq_inject.so is (default: next to atomq).
 inline constexpr const char* kInjectLib = "ATOMQ_INJECT_LIB";
 }  // namespace env
@@ -28,6 +31,7 @@ inline constexpr const char* kInjectLib = "ATOMQ_INJECT_LIB";
 namespace message_kind {
 inline constexpr const char* kStats = "stats";  // the session's launch counts, at exit
 inline constexpr const char* kError = "error";  // profiling stopped: {"message": text}
+inline constexpr const char* kInstructions = "instructions";  // a per-instruction run's counts
 }  // namespace message_kind
 
 // Which launches the injected collector profiles.
@@ -36,6 +40,10 @@ struct CollectorOptions {
   long long launch_skip = 0;    // matching launches to let pass first
   long long launch_count = -1;  // then profile this many (-1: all)
   int device = -1;              // only launches on this device ordinal (-1: all)
+  // Non-empty: collect per-instruction counts of this kernel (mangled name) over its first
+  // instruction_launches launches instead of profiling counters.
+  std::string instruction_symbol;
+  long long instruction_launches = 1;
 };
 
 // A process environment, by variable name.
@@ -51,6 +59,12 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   environment[env::kLaunchSkip] = std::to_string(options.launch_skip);
   environment[env::kLaunchCount] = std::to_string(options.launch_count);
   environment[env::kDevice] = std::to_string(options.device);
+  if (options.instruction_symbol.empty()) {
+    environment.erase(env::kInstructionSymbol);
+  } else {
+    environment[env::kInstructionSymbol] = options.instruction_symbol;
+    environment[env::kInstructionLaunches] = std::to_string(options.instruction_launches);
+  }
 }
 
 // For the injected library: the options from the environment `lookup` reads (default: this
@@ -69,6 +83,8 @@ inline CollectorOptions read_collector_options(
   options.launch_skip = number(env::kLaunchSkip, options.launch_skip);
   options.launch_count = number(env::kLaunchCount, options.launch_count);
   options.device = static_cast<int>(number(env::kDevice, options.device));
+  if (const char* symbol = lookup(env::kInstructionSymbol); symbol && *symbol) options.instruction_symbol = symbol;
+  options.instruction_launches = number(env::kInstructionLaunches, options.instruction_launches);
   return options;
 }
 

@@ -30,8 +30,10 @@ bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profil
 // its hints. Returns the counts of SassHintSummary (status and reason left as they are).
 SassHintSummary fill_hints(std::vector<model::KernelProfile>& profiles, const std::vector<SassFunction>& functions);
 
-// Runs cuobjdump on `binary_path` and fills the hints; logs how many kernels got hints.
-SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profiles, const std::string& binary_path);
+// Runs cuobjdump on `binary_path` and fills the hints; logs how many kernels got hints. The
+// listed functions go to *functions when given (the per-instruction join reads them).
+SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profiles, const std::string& binary_path,
+                                       std::vector<SassFunction>* functions = nullptr);
 
 // Where `program` runs from, as execvp finds it: a name with a slash as it is, else the first
 // executable of that name on PATH; "" when none.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "atomq/model/atomic_sites.hpp"
 #include "atomq/model/inputs.hpp"
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/model/l2_queue.hpp"
@@ -24,6 +25,7 @@ enum class FindingKind {
   kHighUtilizationHighConflict,
   kHighUtilizationLowConflict,
   kCasHeavy,
+  kCasRetry,                     // a CAS loop retries: many attempts per update (per-instruction data)
   kLatencyBound,
   kHiddenMemoryBottleneck,
   kL2HotAddress,                 // one global address serializes at one L2 slice
@@ -34,12 +36,13 @@ enum class FindingKind {
   kTableMismatch,
 };
 // Stable ids, used in the analysis JSON and the report.
-constexpr std::array<EnumName<FindingKind>, 13> enum_names(FindingKind) {
+constexpr std::array<EnumName<FindingKind>, 14> enum_names(FindingKind) {
   return {{{FindingKind::kInsufficientData, "insufficient_data"},
            {FindingKind::kUtilization, "utilization"},
            {FindingKind::kHighUtilizationHighConflict, "high_utilization_high_conflict"},
            {FindingKind::kHighUtilizationLowConflict, "high_utilization_low_conflict"},
            {FindingKind::kCasHeavy, "cas_heavy"},
+           {FindingKind::kCasRetry, "cas_retry"},
            {FindingKind::kLatencyBound, "latency_bound"},
            {FindingKind::kHiddenMemoryBottleneck, "hidden_memory_bottleneck"},
            {FindingKind::kL2HotAddress, "l2_hot_address"},
@@ -124,6 +127,8 @@ struct KernelAnalysis {
   UtilizationClass shared_unit_class = UtilizationClass::kInsufficientData;
   L2Queue l2;  // the L2 slices' queue (l2.evaluated false: its counters or table section absent)
   BindingUnit binding_unit = BindingUnit::kNone;
+  // Per-site figures when the profile has per-instruction counts (atomic_sites.hpp).
+  std::vector<AtomicSite> sites;
   std::vector<Finding> findings;
   std::vector<std::string> notes;
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "atomq/common/device_info.hpp"
+#include "atomq/model/instruction_profile.hpp"
 #include "atomq/common/enum_names.hpp"
 #include "atomq/common/global_atomic.hpp"
 #include "atomq/common/shared_atomic.hpp"
@@ -76,6 +77,8 @@ struct KernelProfile {
   // Useful updates the kernel performs (known for built-in targets or given by the user):
   // gives CAS retry amplification.
   std::optional<double> useful_updates;
+  // Per-instruction counts from a run of its own (analyzer/src/instruction_profiler.cpp).
+  std::optional<InstructionProfile> instructions;
 
   std::optional<double> counter(const std::string& name) const {
     auto it = counters.find(name);
@@ -97,6 +100,12 @@ std::string serialize_kernel_profile(const KernelProfile& profile);  // pretty J
 // source_name names the document in errors (a file, or a file and a line).
 KernelProfile kernel_profile_from_json(const nlohmann::json& doc, const std::string& source_name);
 KernelProfile parse_kernel_profile(const std::string& json_text, const std::string& source_name);
+
+// The "instructions" part alone, as the per-instruction run's collector message carries it;
+// `field` names it in errors.
+nlohmann::json instruction_profile_to_json(const InstructionProfile& profile);
+InstructionProfile instruction_profile_from_json(const nlohmann::json& doc, const std::string& source_name,
+                                                 const std::string& field = "instructions");
 KernelProfile load_kernel_profile(const std::string& path);
 
 }  // namespace atomq::model

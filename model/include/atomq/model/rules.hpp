@@ -30,6 +30,13 @@ struct Rules {
   // Retry amplification (CAS lane-operations per useful update) worth reporting.
   double cas_amplification_warn = 1.5;
 
+  // CAS retry loop (per-instruction data): attempts per update worth a finding; the loop
+  // binds the kernel (class potential) when this share of its warp instructions runs in the
+  // loop, and severely at cas_retry_severe_attempts attempts per update or more.
+  double cas_retry_min_attempts = 2.0;
+  double cas_retry_bound_loop_share = 0.5;
+  double cas_retry_severe_attempts = 8.0;
+
   // Hidden memory bottleneck: U below the potential threshold while DRAM is this busy
   // (fraction of the device's reachable bandwidth), or in a comparison, U drops by at least
   // memory_u_drop while DRAM bytes grow by at least memory_traffic_growth (relative).

@@ -20,6 +20,14 @@ nlohmann::json stats_message(const SessionStats& stats);
 nlohmann::json error_message(const std::string& text);
 // The counts of a "stats" message (absent fields read as 0).
 SessionStats stats_from_message(const nlohmann::json& message);
+// A per-instruction run's result: {"kind": "instructions", "symbol": ..., "instructions": ...}.
+nlohmann::json instructions_message(const std::string& symbol, const model::InstructionProfile& profile);
+struct InstructionsMessage {
+  std::string symbol;
+  model::InstructionProfile profile;
+};
+// Throws model::ProfileError naming `source_name` and the field.
+InstructionsMessage instructions_from_message(const nlohmann::json& message, const std::string& source_name);
 
 // Appends one line per profile or message and flushes, so what was written survives a crash.
 class ProfileStreamWriter {

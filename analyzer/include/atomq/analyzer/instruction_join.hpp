@@ -1,0 +1,30 @@
+// Per-instruction counts meet the kernel's SASS listing: opcodes, operands, predicates and
+// backward-branch loops for the model's atomic sites (model/include/atomq/model/atomic_sites.hpp),
+// and which kernels `atomq analyze` collects them for. Logs through spdlog; prints nothing.
+#pragma once
+
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "atomq/analyzer/sass_listing.hpp"
+#include "atomq/model/kernel_profile.hpp"
+
+namespace atomq::analyzer {
+
+// `counts` with each record's opcode, operands and predicate and the function's loops;
+// has_listing stays false without a function (no SASS: the sites cannot be told apart).
+model::InstructionProfile joined_with_listing(model::InstructionProfile counts, const SassFunction* function);
+
+// The kernels worth a per-instruction run: with `select`, the symbols whose mangled or
+// demangled name matches; else the `count` symbols with atomics (shared or global) that took
+// the most time over all their launches. Profiles without a symbol are skipped.
+std::vector<std::string> kernels_for_instructions(const std::vector<model::KernelProfile>& profiles, int count,
+                                                  const std::optional<std::regex>& select);
+
+// Every profile of `symbol` gets `instructions`; returns how many did.
+int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
+                        const model::InstructionProfile& instructions);
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,85 @@
+#include "atomq/analyzer/instruction_join.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <map>
+
+#include "atomq/analyzer/kernel_profiler.hpp"  // demangle
+#include "atomq/model/metric_names.hpp"
+
+namespace atomq::analyzer {
+
+namespace {
+
+std::string joined_operands(const std::vector<std::string>& operands) {
+  std::string out;
+  for (const std::string& o : operands) out += (out.empty() ? "" : ", ") + o;
+  return out;
+}
+
+// Atomics a profile's counters show: shared or global instructions executed.
+bool has_atomics(const model::KernelProfile& p) {
+  namespace m = model::metric;
+  for (const char* name : {m::kSharedAtomInst, m::kGlobalAtomInst, m::kGlobalRedInst})
+    if (p.counter(name).value_or(0) > 0) return true;
+  return false;
+}
+
+}  // namespace
+
+model::InstructionProfile joined_with_listing(model::InstructionProfile counts, const SassFunction* function) {
+  if (function == nullptr) return counts;
+  std::map<long long, const SassInstruction*> by_offset;
+  for (const SassInstruction& i : function->instructions) by_offset[i.offset] = &i;
+  int unmatched = 0;
+  for (model::InstructionRecord& r : counts.records) {
+    const auto it = by_offset.find(r.offset);
+    if (it == by_offset.end()) {
+      ++unmatched;
+      continue;
+    }
+    r.opcode = it->second->opcode;
+    r.operands = joined_operands(it->second->operands);
+    r.predicate = it->second->predicate;
+  }
+  for (const SassLoop& l : backward_branch_loops(*function)) counts.loops.push_back({l.start, l.end});
+  // Offsets that do not match mean the listing is of another build of the kernel.
+  counts.has_listing = unmatched == 0;
+  if (unmatched > 0)
+    spdlog::warn("{}: {} of {} counted PCs are not in the SASS listing ({}): sites not told apart",
+                 function->mangled_name, unmatched, counts.records.size(), function->arch);
+  return counts;
+}
+
+std::vector<std::string> kernels_for_instructions(const std::vector<model::KernelProfile>& profiles, int count,
+                                                  const std::optional<std::regex>& select) {
+  std::map<std::string, double> time_by_symbol;
+  std::vector<std::string> order;  // first-launch order breaks ties
+  for (const model::KernelProfile& p : profiles) {
+    if (p.symbol.empty()) continue;
+    const bool wanted = select ? (std::regex_search(p.symbol, *select) || std::regex_search(p.kernel_name, *select))
+                               : has_atomics(p);
+    if (!wanted) continue;
+    if (!time_by_symbol.count(p.symbol)) order.push_back(p.symbol);
+    time_by_symbol[p.symbol] += p.counter(model::metric::kDurationNs).value_or(0);
+  }
+  if (select) return order;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return time_by_symbol[a] > time_by_symbol[b]; });
+  if (static_cast<int>(order.size()) > count) order.resize(std::max(0, count));
+  return order;
+}
+
+int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
+                        const model::InstructionProfile& instructions) {
+  int attached = 0;
+  for (model::KernelProfile& p : profiles)
+    if (p.symbol == symbol) {
+      p.instructions = instructions;
+      ++attached;
+    }
+  return attached;
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,100 @@
+#include "atomq/model/atomic_sites.hpp"
+
+#include <algorithm>
+
+namespace atomq::model {
+
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool is_shared_atomic(const std::string& op) { return starts_with(op, "ATOMS."); }
+bool is_global_atomic(const std::string& op) {
+  return starts_with(op, "ATOMG.") || starts_with(op, "REDG.") || starts_with(op, "ATOM.") || starts_with(op, "RED.");
+}
+bool is_cas(const std::string& op) { return op.find(".CAS") != std::string::npos; }  // .CAS and .CAST
+
+// The innermost loop holding `offset`, or nullptr.
+const InstructionLoop* innermost_loop(const std::vector<InstructionLoop>& loops, long long offset) {
+  const InstructionLoop* best = nullptr;
+  for (const InstructionLoop& l : loops)
+    if (l.contains(offset) && (!best || l.branch - l.head < best->branch - best->head)) best = &l;
+  return best;
+}
+
+// An instruction that never falls through to the next one.
+bool ends_flow(const InstructionRecord& r) {
+  return r.predicate.empty() && (starts_with(r.opcode, "BRA") || r.opcode == "EXIT" || starts_with(r.opcode, "RET"));
+}
+
+// The CAS loop's entry: the instruction right before the loop's head, when it falls through
+// into the head and is not predicated (its executions and lanes are then the loop's entries).
+const InstructionRecord* loop_entry(const InstructionProfile& p, const InstructionLoop& loop) {
+  const InstructionRecord* before = nullptr;
+  for (const InstructionRecord& r : p.records)
+    if (r.offset < loop.head) before = &r;
+  if (!before || ends_flow(*before) || !before->predicate.empty() || before->executions <= 0) return nullptr;
+  return before;
+}
+
+void add_loop_figures(const InstructionProfile& p, const InstructionRecord& r, AtomicSite& site, double all_executions) {
+  const InstructionLoop* loop = innermost_loop(p.loops, r.offset);
+  site.in_loop = loop != nullptr;
+  if (!loop) return;
+  double inside = 0;
+  for (const InstructionRecord& x : p.records)
+    if (loop->contains(x.offset)) inside += x.executions;
+  if (all_executions > 0) site.loop_instruction_share = inside / all_executions;
+  if (!site.is_cas) return;
+  const InstructionRecord* entry = loop_entry(p, *loop);
+  if (!entry) return;
+  site.loop_entry_offset = entry->offset;
+  site.attempts_per_warp_entry = r.executions / entry->executions;
+  if (entry->lanes > 0 && r.lanes > 0) site.attempts_per_update = r.lanes / entry->lanes;
+}
+
+}  // namespace
+
+std::vector<AtomicSite> atomic_sites(const InstructionProfile& p) {
+  std::vector<AtomicSite> sites;
+  if (!p.has_listing) return sites;
+  const double launches = std::max<long long>(1, p.launches);
+  double shared_wavefronts = 0, all_executions = 0;
+  for (const InstructionRecord& r : p.records) {
+    all_executions += r.executions;
+    if (is_shared_atomic(r.opcode)) shared_wavefronts += r.wavefronts;
+  }
+  for (const InstructionRecord& r : p.records) {
+    const bool shared = is_shared_atomic(r.opcode);
+    if ((!shared && !is_global_atomic(r.opcode)) || r.executions <= 0) continue;
+    AtomicSite site;
+    site.offset = r.offset;
+    site.opcode = r.opcode;
+    site.operands = r.operands;
+    site.predicate = r.predicate;
+    site.unit = shared ? SiteUnit::kShared : SiteUnit::kGlobal;
+    site.is_cas = is_cas(r.opcode);
+    site.executions_per_launch = r.executions / launches;
+    site.lanes_per_instruction = r.lanes / r.executions;
+    if (shared) {
+      site.wavefronts_per_instruction = r.wavefronts / r.executions;
+      site.ideal_wavefronts_per_instruction = r.wavefronts_ideal / r.executions;
+      site.busy_share = shared_wavefronts > 0 ? r.wavefronts / shared_wavefronts : 0;
+      // The compiler's warp aggregation: one predicated lane updates a uniform-register address.
+      site.warp_aggregated = !r.predicate.empty() && site.lanes_per_instruction <= 1.0 + 1e-9 &&
+                             r.operands.find("[UR") != std::string::npos;
+    }
+    add_loop_figures(p, r, site, all_executions);
+    sites.push_back(std::move(site));
+  }
+  return sites;
+}
+
+const AtomicSite* busiest_shared_site(const std::vector<AtomicSite>& sites) {
+  const AtomicSite* best = nullptr;
+  for (const AtomicSite& s : sites)
+    if (s.unit == SiteUnit::kShared && (!best || s.busy_share > best->busy_share)) best = &s;
+  return best;
+}
+
+}  // namespace atomq::model

@@ -1,0 +1,64 @@
+"""Execute `atomq analyze --instructions 5 -- sites_app` (injection, one per-instruction run per
+kernel) and validate the atomic sites: the 32-way site of two_sites holds >= 95% of the shared
+busy time with k ~ 32 against k ~ 1; the compiler's warp aggregation is reported as such; the
+float and 64-bit CAS loops on one word give cas_retry with >= 20 attempts per update and an
+atomic-bound class; one word per lane gives <= 1.2 attempts. GPU and cuobjdump only."""
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+work.mkdir(parents=True, exist_ok=True)
+if subprocess.run([atomq, "devices"], capture_output=True).returncode != 0:
+    print("SKIPPED: no GPU")
+    sys.exit(77)
+if not shutil.which("cuobjdump") and not pathlib.Path("/usr/local/cuda/bin/cuobjdump").exists():
+    print("SKIPPED: no cuobjdump (sites need the SASS listing)")
+    sys.exit(77)
+
+out = work / "sites.json"
+p = subprocess.run([atomq, "analyze", "--instructions", "5", "-o", str(out), "--", app],
+                   capture_output=True, text=True, timeout=600)
+print(p.stdout)
+print(p.stderr[-3000:])
+assert p.returncode == 0, f"rc {p.returncode}"
+kernels = {k["profile"]["kernel"]["name"].split("(")[0]: k["analysis"] for k in json.loads(out.read_text())["kernels"]}
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def shared_sites(name):
+    return [s for s in kernels[name]["sites"] if s["unit"] == "shared"]
+
+
+two = shared_sites("two_sites")
+check(len(two) == 2, f"two_sites: 2 shared sites ({len(two)})")
+if len(two) == 2:
+    hot = max(two, key=lambda s: s["busy_share"])
+    cold = min(two, key=lambda s: s["busy_share"])
+    check(hot["busy_share"] >= 0.95, f"two_sites: conflicting site {hot['opcode']} at {hot['offset']:#06x} holds "
+          f"{hot['busy_share']:.3f} of the busy time")
+    check(abs(hot["wavefronts_per_instruction"] - 32) < 1, f"two_sites: hot k {hot['wavefronts_per_instruction']}")
+    check(abs(cold["wavefronts_per_instruction"] - 1) < 0.1, f"two_sites: cold k {cold['wavefronts_per_instruction']}")
+agg = shared_sites("aggregated_site")
+check(any(s["warp_aggregated"] for s in agg), f"aggregated_site: a warp-aggregated site ({agg})")
+check(all(s["wavefronts_per_instruction"] < 1.5 for s in agg), "aggregated_site: no conflict reported")
+for name in ("float_same", "u64_same"):
+    a = kernels[name]
+    retry = [f for f in a["findings"] if f["kind"] == "cas_retry"]
+    check(len(retry) == 1, f"{name}: cas_retry finding")
+    attempts = max((s["attempts_per_update"] or 0) for s in a["sites"])
+    check(attempts >= 20, f"{name}: {attempts:.1f} attempts per update (>= 20)")
+    check(a["class"] in ("severe", "potential"), f"{name}: class {a['class']}")
+d = kernels["float_distinct"]
+attempts = [s["attempts_per_update"] for s in d["sites"] if s["attempts_per_update"] is not None]
+check(attempts and max(attempts) <= 1.2, f"float_distinct: attempts {attempts} (<= 1.2)")
+check(not any(f["kind"] == "cas_retry" for f in d["findings"]), "float_distinct: no cas_retry")
+sys.exit(1 if failures else 0)
