@@ -156,14 +156,14 @@ bool evaluate_shared_unit(KernelAnalysis& a, const KernelProfile& profile,
 // A CAS retry loop binds the kernel through its chain of attempts even where the unit is not
 // busy: its class is at least what the loop gives (cas_retry.cpp).
 void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
-  const AtomicSite* site = detail::retrying_cas_site(a, r);
-  if (!site) return;
-  const UtilizationClass loop_class = detail::cas_retry_class(*site, r);
+  const std::optional<CasRetryTotals> t = detail::retrying_cas(a, r);
+  if (!t) return;
+  const UtilizationClass loop_class = detail::cas_retry_class(*t, r);
   if (!more_bound(loop_class, a.shared_unit_class)) return;
-  a.notes.push_back(fmt::format("class {} from the CAS retry loop at 0x{:04x} ({:.1f} attempts per update, {:.0f}% of "
-                                "the warp instructions); the unit's U alone reads {:.0f}%",
-                                enum_name(loop_class), site->offset, *site->attempts_per_update,
-                                100.0 * site->loop_instruction_share.value_or(0), 100.0 * a.utilization.mean));
+  a.notes.push_back(fmt::format("class {} from the CAS retry loops ({:.1f} attempts per update, {:.0f}% of the warp "
+                                "instructions); the unit's U alone reads {:.0f}%",
+                                enum_name(loop_class), t->attempts_per_update, 100.0 * t->loop_instruction_share,
+                                100.0 * a.utilization.mean));
   a.shared_unit_class = loop_class;
 }
 

@@ -44,11 +44,14 @@ void add_loop_figures(const InstructionProfile& p, const InstructionRecord& r, A
   double inside = 0;
   for (const InstructionRecord& x : p.records)
     if (loop->contains(x.offset)) inside += x.executions;
+  site.loop_instructions = inside;
   if (all_executions > 0) site.loop_instruction_share = inside / all_executions;
   if (!site.is_cas) return;
   const InstructionRecord* entry = loop_entry(p, *loop);
   if (!entry) return;
   site.loop_entry_offset = entry->offset;
+  site.loop_entry_executions = entry->executions;
+  site.loop_entry_lanes = entry->lanes;
   site.attempts_per_warp_entry = r.executions / entry->executions;
   if (entry->lanes > 0 && r.lanes > 0) site.attempts_per_update = r.lanes / entry->lanes;
 }
@@ -88,6 +91,36 @@ std::vector<AtomicSite> atomic_sites(const InstructionProfile& p) {
     sites.push_back(std::move(site));
   }
   return sites;
+}
+
+CasRetryTotals cas_retry_totals(const std::vector<AtomicSite>& sites) {
+  CasRetryTotals t;
+  double cas_lanes = 0, entry_lanes = 0, cas_executions = 0, entries = 0, loop_instructions = 0, all = 0;
+  std::vector<long long> loops_seen;
+  for (const AtomicSite& s : sites) {
+    if (!s.is_cas || !s.attempts_per_warp_entry || !s.attempts_per_update) continue;
+    ++t.sites;
+    cas_lanes += s.lanes_per_instruction * s.executions_per_launch;
+    cas_executions += s.executions_per_launch;
+    // Per launch, like the site's executions: entries = CAS executions / attempts per entry.
+    const double entries_here = s.executions_per_launch / *s.attempts_per_warp_entry;
+    const double per_count = s.loop_entry_executions > 0 ? entries_here / s.loop_entry_executions : 0;
+    entries += entries_here;
+    entry_lanes += s.loop_entry_lanes * per_count;
+    if (std::find(loops_seen.begin(), loops_seen.end(), *s.loop_entry_offset) == loops_seen.end()) {
+      loops_seen.push_back(*s.loop_entry_offset);
+      loop_instructions += s.loop_instructions * per_count;
+      if (s.loop_instruction_share && *s.loop_instruction_share > 0)
+        all = s.loop_instructions * per_count / *s.loop_instruction_share;
+    }
+    if (!t.worst || *s.attempts_per_update > *t.worst->attempts_per_update) t.worst = &s;
+  }
+  if (t.sites == 0) return t;
+  t.attempts_per_update = entry_lanes > 0 ? cas_lanes / entry_lanes : 0;
+  t.attempts_per_warp_entry = entries > 0 ? cas_executions / entries : 0;
+  t.loop_instruction_share = all > 0 ? std::min(1.0, loop_instructions / all) : 0;
+  t.cas_executions_per_launch = cas_executions;
+  return t;
 }
 
 const AtomicSite* busiest_shared_site(const std::vector<AtomicSite>& sites) {

@@ -2,6 +2,7 @@
 // library. Each adds at most one Finding to the analysis, in the order the report shows them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,12 +29,12 @@ Finding l2_utilization_finding(const KernelAnalysis& a);
 void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
                      const Rules& r);
 
-// The CAS-retry site with the most attempts per update at or above the rule's threshold, or
-// nullptr (cas_retry.cpp).
-const AtomicSite* retrying_cas_site(const KernelAnalysis& a, const Rules& r);
-// The class the retry loop gives the shared unit (cas_retry.cpp): at least potential when
-// the loop holds most of the kernel's instructions, severe with many attempts.
-UtilizationClass cas_retry_class(const AtomicSite& site, const Rules& r);
+// The kernel's CAS retry loops taken together when their attempts per update reach the rule's
+// threshold (cas_retry.cpp).
+std::optional<CasRetryTotals> retrying_cas(const KernelAnalysis& a, const Rules& r);
+// The class the retry loops give the shared unit (cas_retry.cpp): at least potential when
+// they hold most of the kernel's instructions, severe with many attempts.
+UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r);
 // The cas_retry finding with its what-if (cas_retry.cpp); nothing without a retrying site.
 void add_cas_retry(KernelAnalysis& a, const Rules& r);
 

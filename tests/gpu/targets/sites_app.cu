@@ -5,11 +5,12 @@
 //                   word the compiler cannot prove uniform, result used: ATOMS.ADD, k = 32
 //   aggregated_site v += atomicAdd(&words[0], 1): a provably uniform address, warp-aggregated
 //                   by the compiler (one lane per instruction)
-//   float_same      float atomicAdd on one shared word: a CAS loop (ATOMS.CAST.SPIN) where
-//                   8 warps x 32 lanes take turns
+//   float_same      float atomicAdd on one shared word the compiler cannot prove uniform: a
+//                   CAS loop (ATOMS.CAST.SPIN) where 8 warps x 32 lanes take turns
 //   float_distinct  float atomicAdd on a word per thread: the same loop, one attempt each
-//   u64_same        unsigned long long atomicAdd on one shared word (no native 64-bit
-//                   shared add on Hopper: a CAS loop)
+//   u64_same        unsigned long long atomicAdd on such a word (no native 64-bit shared
+//                   add on Hopper: a CAS loop; on a provably uniform word the compiler
+//                   aggregates the warp first)
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -33,6 +34,7 @@ __global__ void __launch_bounds__(kThreads) two_sites(unsigned int* out, unsigne
   words[threadIdx.x] = 0;
   __syncthreads();
   unsigned int v = 0;
+#pragma unroll 1  // one SASS instruction per source site
   for (int i = 0; i < kIterations; ++i) {
     atomicAdd(&words[threadIdx.x], 1u);
     v += atomicAdd(&words[threadIdx.x & zero], 1u);
@@ -46,18 +48,21 @@ __global__ void __launch_bounds__(kThreads) aggregated_site(unsigned int* out) {
   words[threadIdx.x] = 0;
   __syncthreads();
   unsigned int v = 0;
+#pragma unroll 1
   for (int i = 0; i < kIterations; ++i) v += atomicAdd(&words[0], 1u);
   __syncthreads();
   out[blockIdx.x * kThreads + threadIdx.x] = words[0] + v;
 }
 
-__global__ void __launch_bounds__(kThreads) float_same(float* out) {
-  __shared__ float sum;
-  if (threadIdx.x == 0) sum = 0.0f;
+// One word the compiler cannot prove uniform (zero = 0 at run time), as a histogram's bin on
+// one-value input: no warp aggregation, every lane contends.
+__global__ void __launch_bounds__(kThreads) float_same(float* out, unsigned int zero) {
+  __shared__ float sums[kThreads];
+  sums[threadIdx.x] = 0.0f;
   __syncthreads();
-  for (int i = 0; i < kIterations; ++i) atomicAdd(&sum, 1.0f);
+  for (int i = 0; i < kIterations; ++i) atomicAdd(&sums[threadIdx.x & zero], 1.0f);  // unrolled: a CAS loop per copy
   __syncthreads();
-  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  if (threadIdx.x == 0) out[blockIdx.x] = sums[0];
 }
 
 __global__ void __launch_bounds__(kThreads) float_distinct(float* out) {
@@ -69,13 +74,13 @@ __global__ void __launch_bounds__(kThreads) float_distinct(float* out) {
   out[blockIdx.x * kThreads + threadIdx.x] = sums[threadIdx.x];
 }
 
-__global__ void __launch_bounds__(kThreads) u64_same(unsigned long long* out) {
-  __shared__ unsigned long long sum;
-  if (threadIdx.x == 0) sum = 0;
+__global__ void __launch_bounds__(kThreads) u64_same(unsigned long long* out, unsigned int zero) {
+  __shared__ unsigned long long sums[kThreads];
+  sums[threadIdx.x] = 0;
   __syncthreads();
-  for (int i = 0; i < kIterations; ++i) atomicAdd(&sum, 1ull);
+  for (int i = 0; i < kIterations; ++i) atomicAdd(&sums[threadIdx.x & zero], 1ull);
   __syncthreads();
-  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  if (threadIdx.x == 0) out[blockIdx.x] = sums[0];
 }
 
 int main() {
@@ -84,8 +89,8 @@ int main() {
   two_sites<<<kBlocks, kThreads>>>(static_cast<unsigned int*>(out), 0u);
   aggregated_site<<<kBlocks, kThreads>>>(static_cast<unsigned int*>(out));
   float_distinct<<<kBlocks, kThreads>>>(static_cast<float*>(out));
-  u64_same<<<kBlocks, kThreads>>>(static_cast<unsigned long long*>(out));
-  float_same<<<kBlocks, kThreads>>>(static_cast<float*>(out));
+  u64_same<<<kBlocks, kThreads>>>(static_cast<unsigned long long*>(out), 0u);
+  float_same<<<kBlocks, kThreads>>>(static_cast<float*>(out), 0u);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   float sum = 0;

@@ -103,6 +103,26 @@ TEST(CasRetry, FindingClassAndWhatIf) {
   EXPECT_FALSE(analyze(profile, model).has(FindingKind::kCasRetry));
 }
 
+// An unrolled source loop: one CAS loop per copy, each a small share of the instructions;
+// taken together they hold the kernel.
+TEST(CasRetry, UnrolledCopiesAddUp) {
+  InstructionProfile one = float_cas_loop(1000), p = one;
+  p.records.pop_back();  // the first copy's EXIT
+  for (InstructionRecord r : one.records) {
+    r.offset += 0x60;
+    p.records.push_back(r);
+  }
+  p.loops.push_back({0x170, 0x1a0});
+  const std::vector<AtomicSite> sites = atomic_sites(p);
+  ASSERT_EQ(sites.size(), 2u);
+  const CasRetryTotals t = cas_retry_totals(sites);
+  EXPECT_EQ(t.sites, 2);
+  EXPECT_DOUBLE_EQ(t.attempts_per_update, 16.5);
+  EXPECT_DOUBLE_EQ(t.attempts_per_warp_entry, 32);
+  EXPECT_GT(t.loop_instruction_share, 0.9);
+  EXPECT_LT(*sites[0].loop_instruction_share, 0.5);
+}
+
 TEST(CasRetry, InstructionsRoundTripInTheProfile) {
   test::ProfileSpec spec;
   KernelProfile p = test::make_profile(spec);

@@ -38,12 +38,27 @@ struct AtomicSite {
   std::optional<double> attempts_per_warp_entry;
   std::optional<double> attempts_per_update;
   std::optional<long long> loop_entry_offset;
+  double loop_entry_executions = 0;  // warp-level entries into the loop
+  double loop_entry_lanes = 0;       // lanes entering it
+  double loop_instructions = 0;      // warp-level instructions executed inside the loop
   // Share of the kernel's warp-level instructions executed inside the site's loop.
   std::optional<double> loop_instruction_share;
 };
 
 // Atomic sites (ATOMS, ATOMG/ATOM, REDG/RED) in offset order. Empty without a listing.
 std::vector<AtomicSite> atomic_sites(const InstructionProfile& profile);
+
+// All CAS sites in loops with countable entries taken together (an unrolled source loop gives
+// one CAS loop per copy): attempts over all their entries, and the instructions of their loops.
+struct CasRetryTotals {
+  int sites = 0;
+  double attempts_per_update = 0;      // CAS lanes / lanes entering, over all of them
+  double attempts_per_warp_entry = 0;  // CAS executions / entries
+  double loop_instruction_share = 0;   // the loops' instructions / all the kernel's
+  double cas_executions_per_launch = 0;
+  const AtomicSite* worst = nullptr;   // the site with the most attempts per update
+};
+CasRetryTotals cas_retry_totals(const std::vector<AtomicSite>& sites);
 
 // The shared site with the largest busy share, or nullptr.
 const AtomicSite* busiest_shared_site(const std::vector<AtomicSite>& sites);
