@@ -48,6 +48,8 @@ const void* hist_image_lane_replicated_handle(unsigned int bins);  // 4 x bins x
 // Float sums in HistArgs::counts (scatter-add of unit values).
 const void* hist_scatter_add_global_handle(int sample_bytes);
 const void* hist_scatter_add_private_handle(int sample_bytes);
+const void* hist_block_u64_handle(int sample_bytes);
+const void* hist_scatter_add_private_int_handle(int sample_bytes);
 const void* hist_generate_handle();
 // scatter_runs(const T* keys, const unsigned* run_counts, const int* run_count, bins, counts)
 const void* hist_scatter_runs_handle(int sample_bytes);

@@ -31,7 +31,8 @@ std::vector<BenchCase> plan(const HistBenchOptions& o) {
       HistVariant::kWarpReplicated, HistVariant::kLaneReplicated, HistVariant::kTwoPhase,
       HistVariant::kWarpAggregated, HistVariant::kSortRunLength,  HistVariant::kManyBins,
       HistVariant::kRankShared,     HistVariant::kRankLaneReplicated, HistVariant::kCub,
-      HistVariant::kScatterAddGlobal, HistVariant::kScatterAddPrivate};
+      HistVariant::kScatterAddGlobal, HistVariant::kScatterAddPrivate, HistVariant::kScatterAddPrivateInt,
+      HistVariant::kBlockU64};
   const std::vector<HistVariant> image = {HistVariant::kImagePlain, HistVariant::kImageInterleaved,
                                           HistVariant::kImageLaneReplicated, HistVariant::kCub};
   const std::vector<HistVariant> many = {HistVariant::kNaiveGlobal, HistVariant::kBlockGridStride,

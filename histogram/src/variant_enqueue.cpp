@@ -70,6 +70,12 @@ void enqueue_scatter_add_global(VariantLauncher& l) {
 void enqueue_scatter_add_private(VariantLauncher& l) {
   l.launch_grid_stride(kernels::hist_scatter_add_private_handle(l.sample_bytes()));
 }
+void enqueue_block_u64(VariantLauncher& l) {
+  l.launch_grid_stride(kernels::hist_block_u64_handle(l.sample_bytes()));
+}
+void enqueue_scatter_add_private_int(VariantLauncher& l) {
+  l.launch_grid_stride(kernels::hist_scatter_add_private_int_handle(l.sample_bytes()));
+}
 
 }  // namespace detail
 

@@ -74,7 +74,8 @@ const std::vector<hg::HistVariant> kScalarVariants = {
     hg::HistVariant::kManyBins,       hg::HistVariant::kManyBinsPacked,
     hg::HistVariant::kRankShared,     hg::HistVariant::kRankLaneReplicated,
     hg::HistVariant::kCub,            hg::HistVariant::kScatterAddGlobal,
-    hg::HistVariant::kScatterAddPrivate};
+    hg::HistVariant::kScatterAddPrivate, hg::HistVariant::kBlockU64,
+    hg::HistVariant::kScatterAddPrivateInt};
 
 }  // namespace
 
@@ -125,8 +126,10 @@ TEST(HistogramGpu, ScatterAddExactAt16MiValues) {
   int checked = 0;
   for (hg::InputKind kind : {hg::InputKind::kUniform, hg::InputKind::kSingleValue})
     expect_exact(runner, make_case(hg::SampleType::kU32, input(kind, 1.1, 5), std::size_t{1} << 24, 1024, 0),
-                 {hg::HistVariant::kScatterAddGlobal, hg::HistVariant::kScatterAddPrivate}, checked);
-  EXPECT_EQ(checked, 4);
+                 {hg::HistVariant::kScatterAddGlobal, hg::HistVariant::kScatterAddPrivate,
+                  hg::HistVariant::kScatterAddPrivateInt},
+                 checked);
+  EXPECT_EQ(checked, 6);
 }
 
 TEST(HistogramGpu, ImageVariantsExactOnSingleAndRandomColour) {

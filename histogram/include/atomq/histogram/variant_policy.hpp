@@ -33,6 +33,8 @@ enum class HistVariant {
   kCub,                // cub::DeviceHistogram (HistogramEven / MultiHistogramEven)
   kScatterAddGlobal,   // float atomicAdd of one value per sample into global bins
   kScatterAddPrivate,  // the same into a shared float copy per block, merged once per block
+  kBlockU64,           // 64-bit shared counters: a CAS loop per update (fix: block_grid_stride)
+  kScatterAddPrivateInt,  // scatter_add_private counting in unsigned int (its fix)
 };
 
 // Aliases follow the names: enum_name gives the first entry of a value, parse_enum takes any.
@@ -136,6 +138,7 @@ namespace shared {
 constexpr std::size_t kWord = sizeof(unsigned int);
 constexpr std::size_t none(int) { return 0; }
 constexpr std::size_t one_copy(int bins) { return kWord * bins; }
+constexpr std::size_t one_u64_copy(int bins) { return 2 * kWord * bins; }
 constexpr std::size_t lane_copies(int bins) { return 32 * kWord * bins; }
 constexpr std::size_t warp_copies(int bins) {  // one padded copy per warp
   return kWord * (policy::WarpReplicated::kThreads / 32) * (bins + 1);
@@ -190,6 +193,8 @@ void enqueue_rank_lane_replicated(VariantLauncher& l);
 void enqueue_cub(VariantLauncher& l);
 void enqueue_scatter_add_global(VariantLauncher& l);
 void enqueue_scatter_add_private(VariantLauncher& l);
+void enqueue_block_u64(VariantLauncher& l);
+void enqueue_scatter_add_private_int(VariantLauncher& l);
 }  // namespace detail
 
 namespace table_limits {
@@ -199,7 +204,7 @@ inline constexpr BinLimit kReplicated{kMaxReplicatedBins, "replicates the histog
 }  // namespace table_limits
 
 // In HistVariant order: --help, `atomq hist --list` and the benchmark list them so.
-inline constexpr std::array<VariantPolicy, 18> kVariantPolicies = {{
+inline constexpr std::array<VariantPolicy, 20> kVariantPolicies = {{
     {HistVariant::kNaiveGlobal, "naive_global", detail::enqueue_naive_global,
      policy::NaiveGlobal::kThreads, shared::none, kTakesScalars, {}},
     {HistVariant::kBlockPrivate, "block_private", detail::enqueue_block_private,
@@ -239,6 +244,12 @@ inline constexpr std::array<VariantPolicy, 18> kVariantPolicies = {{
      policy::ScatterAddGlobal::kThreads, shared::none, kTakesScalars, {}, ClusterUse::kNone, false,
      false, "", true},
     {HistVariant::kScatterAddPrivate, "scatter_add_private", detail::enqueue_scatter_add_private,
+     policy::ScatterAddPrivate::kThreads, shared::one_copy, kTakesScalars, table_limits::kShared,
+     ClusterUse::kNone, false, false, "", true},
+    {HistVariant::kBlockU64, "block_u64", detail::enqueue_block_u64, policy::BlockGridStride::kThreads,
+     shared::one_u64_copy, kTakesScalars,
+     {kMaxSharedBins / 2, "keeps one 64-bit shared histogram per block", " (use many_bins)"}},
+    {HistVariant::kScatterAddPrivateInt, "scatter_add_private_int", detail::enqueue_scatter_add_private_int,
      policy::ScatterAddPrivate::kThreads, shared::one_copy, kTakesScalars, table_limits::kShared,
      ClusterUse::kNone, false, false, "", true},
 }};
