@@ -37,14 +37,15 @@ const InstructionRecord* loop_entry(const InstructionProfile& p, const Instructi
   return before;
 }
 
-void add_loop_figures(const InstructionProfile& p, const InstructionRecord& r, AtomicSite& site, double all_executions) {
+void add_loop_figures(const InstructionProfile& p, const InstructionRecord& r, AtomicSite& site, double all_executions,
+                      double launches) {
   const InstructionLoop* loop = innermost_loop(p.loops, r.offset);
   site.in_loop = loop != nullptr;
   if (!loop) return;
   double inside = 0;
   for (const InstructionRecord& x : p.records)
     if (loop->contains(x.offset)) inside += x.executions;
-  site.loop_instructions = inside;
+  site.loop_instructions = inside / launches;
   if (all_executions > 0) site.loop_instruction_share = inside / all_executions;
   if (!site.is_cas) return;
   const InstructionRecord* entry = loop_entry(p, *loop);
@@ -87,7 +88,8 @@ std::vector<AtomicSite> atomic_sites(const InstructionProfile& p) {
       site.warp_aggregated = !r.predicate.empty() && site.lanes_per_instruction <= 1.0 + 1e-9 &&
                              r.operands.find("[UR") != std::string::npos;
     }
-    add_loop_figures(p, r, site, all_executions);
+    site.kernel_instructions = all_executions / launches;
+    add_loop_figures(p, r, site, all_executions, launches);
     sites.push_back(std::move(site));
   }
   return sites;
@@ -95,31 +97,31 @@ std::vector<AtomicSite> atomic_sites(const InstructionProfile& p) {
 
 CasRetryTotals cas_retry_totals(const std::vector<AtomicSite>& sites) {
   CasRetryTotals t;
-  double cas_lanes = 0, entry_lanes = 0, cas_executions = 0, entries = 0, loop_instructions = 0, all = 0;
+  double cas_lanes = 0, entry_lanes = 0;
   std::vector<long long> loops_seen;
   for (const AtomicSite& s : sites) {
-    if (!s.is_cas || !s.attempts_per_warp_entry || !s.attempts_per_update) continue;
+    if (!s.is_cas || !s.attempts_per_warp_entry || !s.attempts_per_update || s.loop_entry_executions <= 0) continue;
     ++t.sites;
     cas_lanes += s.lanes_per_instruction * s.executions_per_launch;
-    cas_executions += s.executions_per_launch;
+    t.cas_executions_per_launch += s.executions_per_launch;
     // Per launch, like the site's executions: entries = CAS executions / attempts per entry.
-    const double entries_here = s.executions_per_launch / *s.attempts_per_warp_entry;
-    const double per_count = s.loop_entry_executions > 0 ? entries_here / s.loop_entry_executions : 0;
-    entries += entries_here;
-    entry_lanes += s.loop_entry_lanes * per_count;
+    const double entries = s.executions_per_launch / *s.attempts_per_warp_entry;
+    t.entries_per_launch += entries;
+    entry_lanes += s.loop_entry_lanes / s.loop_entry_executions * entries;
     if (std::find(loops_seen.begin(), loops_seen.end(), *s.loop_entry_offset) == loops_seen.end()) {
       loops_seen.push_back(*s.loop_entry_offset);
-      loop_instructions += s.loop_instructions * per_count;
-      if (s.loop_instruction_share && *s.loop_instruction_share > 0)
-        all = s.loop_instructions * per_count / *s.loop_instruction_share;
+      t.loop_instructions_per_launch += s.loop_instructions;
     }
+    t.kernel_instructions_per_launch = s.kernel_instructions;
     if (!t.worst || *s.attempts_per_update > *t.worst->attempts_per_update) t.worst = &s;
   }
   if (t.sites == 0) return t;
   t.attempts_per_update = entry_lanes > 0 ? cas_lanes / entry_lanes : 0;
-  t.attempts_per_warp_entry = entries > 0 ? cas_executions / entries : 0;
-  t.loop_instruction_share = all > 0 ? std::min(1.0, loop_instructions / all) : 0;
-  t.cas_executions_per_launch = cas_executions;
+  t.attempts_per_warp_entry = t.entries_per_launch > 0 ? t.cas_executions_per_launch / t.entries_per_launch : 0;
+  t.lanes_per_entry = t.entries_per_launch > 0 ? entry_lanes / t.entries_per_launch : 0;
+  t.loop_instruction_share = t.kernel_instructions_per_launch > 0
+                                 ? std::min(1.0, t.loop_instructions_per_launch / t.kernel_instructions_per_launch)
+                                 : 0;
   return t;
 }
 

@@ -303,7 +303,7 @@ void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const 
   add_utilization_finding(a);
   add_range_finding(a);
   add_high_conflict(a, m, r);
-  add_cas_retry(a, r);
+  add_cas_retry(a, m, r);
   if (!a.has(FindingKind::kCasRetry)) {  // the retry loop explains both better
     add_low_conflict(a, m, r);
     add_cas_heavy(a, m, r);

@@ -36,7 +36,7 @@ std::optional<CasRetryTotals> retrying_cas(const KernelAnalysis& a, const Rules&
 // they hold most of the kernel's instructions, severe with many attempts.
 UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r);
 // The cas_retry finding with its what-if (cas_retry.cpp); nothing without a retrying site.
-void add_cas_retry(KernelAnalysis& a, const Rules& r);
+void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);
 
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.

@@ -93,7 +93,8 @@ TEST(RecordedRuns, ClassAndPredictedTimeMatchTheMeasurement) {
     ASSERT_TRUE(a.evaluated);
     const auto& expected = doc.at("expected");
     EXPECT_EQ(enum_name(a.utilization_class), expected.at("class").get<std::string>());
-    if (a.utilization_class == UtilizationClass::kSevere) {
+    // A null tolerance: the class comes from a CAS retry loop, not from U (no bound time).
+    if (a.utilization_class == UtilizationClass::kSevere && !expected.at("time_tolerance").is_null()) {
       const auto predicted = bound_time_ns(a);
       const auto measured = profile.counter(metric::kDurationNs);
       ASSERT_TRUE(predicted && measured);

@@ -40,7 +40,8 @@ struct AtomicSite {
   std::optional<long long> loop_entry_offset;
   double loop_entry_executions = 0;  // warp-level entries into the loop
   double loop_entry_lanes = 0;       // lanes entering it
-  double loop_instructions = 0;      // warp-level instructions executed inside the loop
+  double loop_instructions = 0;      // warp-level instructions executed inside the loop, per launch
+  double kernel_instructions = 0;    // all warp-level instructions of the kernel, per launch
   // Share of the kernel's warp-level instructions executed inside the site's loop.
   std::optional<double> loop_instruction_share;
 };
@@ -56,6 +57,10 @@ struct CasRetryTotals {
   double attempts_per_warp_entry = 0;  // CAS executions / entries
   double loop_instruction_share = 0;   // the loops' instructions / all the kernel's
   double cas_executions_per_launch = 0;
+  double entries_per_launch = 0;       // warp-level entries into the loops: updates by warps
+  double lanes_per_entry = 0;          // lanes that enter together
+  double kernel_instructions_per_launch = 0;
+  double loop_instructions_per_launch = 0;
   const AtomicSite* worst = nullptr;   // the site with the most attempts per update
 };
 CasRetryTotals cas_retry_totals(const std::vector<AtomicSite>& sites);
