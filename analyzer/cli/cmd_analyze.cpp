@@ -99,7 +99,11 @@ int run_program(const AnalyzeArgs& a) {
   // Counters cannot tell which atomic instructions a kernel issues; the program's SASS can.
   std::vector<analyzer::SassFunction> functions;
   analyzer::fill_hints_from_binary(r.profiles, analyzer::resolve_program_path(a.program[0]), &functions);
-  if (a.instruction_kernels > 0 || !a.instruction_regex.empty()) collect_instructions(a, functions, r);
+  const bool wants_instructions = a.instruction_kernels > 0 || !a.instruction_regex.empty();
+  if (wants_instructions && r.exit_code != 0)  // do not run a failing program again
+    r.info.warnings.push_back("no per-instruction runs: the program exited with code " + std::to_string(r.exit_code));
+  else if (wants_instructions)
+    collect_instructions(a, functions, r);
   const int rc = write_and_print_run(a.output, a.table, r.info, r.profiles);
   if (!r.collector_error.empty() && r.profiles.empty()) {
     fmt::print(stderr, "atomq: profiling failed: {}{}\n", r.collector_error,
