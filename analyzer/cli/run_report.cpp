@@ -25,23 +25,16 @@ std::string short_name(const std::string& kernel_name, size_t width) {
   return name;
 }
 
-// "Where in the code": per kernel with per-instruction counts, its atomic sites, the busiest first.
+// "Where in the code": per kernel with per-instruction counts, its atomic sites (report.hpp).
 void print_atomic_sites(const std::vector<model::KernelAnalysis>& analyses) {
   std::set<std::string> shown;
   for (const auto& an : analyses) {
-    if (an.sites.empty() || !shown.insert(an.kernel_name).second) continue;
+    const auto rows = report::atomic_site_rows(an, 8);
+    if (rows.empty() || !shown.insert(an.kernel_name).second) continue;
     fmt::print("{}: atomic sites (per-instruction counts)\n", short_name(an.kernel_name, 60));
-    std::vector<const model::AtomicSite*> sites;
-    for (const auto& s : an.sites) sites.push_back(&s);
-    std::stable_sort(sites.begin(), sites.end(), [](auto* a, auto* b) { return a->busy_share > b->busy_share; });
-    for (const model::AtomicSite* s : sites) {
-      std::string extra;
-      if (s->warp_aggregated) extra += ", warp-aggregated by the compiler";
-      if (s->attempts_per_update) extra += fmt::format(", {:.1f} attempts per update", *s->attempts_per_update);
-      fmt::print("  0x{:04x} {:<24} {:>5.1f}% of shared busy  e {:>4.1f}  k {:>4.1f}  {:.0f} per launch{}\n", s->offset,
-                 s->opcode, 100.0 * s->busy_share, s->lanes_per_instruction, s->wavefronts_per_instruction,
-                 s->executions_per_launch, extra);
-    }
+    for (const auto& r : rows)
+      fmt::print("  {} {:<28} {:>6} shared busy  e {:>4}  k {:>4}  {:>10} per launch  {}\n", r[0], r[1], r[2], r[3],
+                 r[4], r[5], r[6]);
   }
 }
 

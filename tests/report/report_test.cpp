@@ -43,6 +43,36 @@ TEST(ShortKernelName, DropsReturnTypeNamespacesTemplatesAndParameters) {
   EXPECT_EQ(short_kernel_name("plain"), "plain");
 }
 
+// Where in the code: the busiest site first, the compiler's aggregation and CAS loops named.
+TEST(AtomicSiteRows, BusiestFirstWithTheirNotes) {
+  model::KernelAnalysis a;
+  model::AtomicSite cold, hot, spin;
+  cold.offset = 0x80;
+  cold.opcode = "ATOMS.ADD";
+  cold.predicate = "@P0";
+  cold.warp_aggregated = true;
+  cold.busy_share = 0.03;
+  hot.offset = 0x90;
+  hot.opcode = "ATOMS.ADD";
+  hot.busy_share = 0.9;
+  hot.wavefronts_per_instruction = 32;
+  spin.offset = 0xa0;
+  spin.opcode = "ATOMS.CAST.SPIN";
+  spin.busy_share = 0.07;
+  spin.attempts_per_update = 23.4;
+  a.sites = {cold, hot, spin};
+  const auto rows = atomic_site_rows(a, 2);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][0], "0x0090");
+  EXPECT_EQ(rows[0][2], "90.0%");
+  EXPECT_EQ(rows[0][4], "32.0");
+  EXPECT_EQ(rows[1][6], "CAS loop: 23.4 attempts per update");
+  EXPECT_EQ(atomic_site_rows(a, 8)[2][1], "@P0 ATOMS.ADD");
+  EXPECT_EQ(atomic_site_rows(a, 8)[2][6], "warp-aggregated by the compiler");
+  EXPECT_EQ(atomic_site_header().size(), rows[0].size());
+  EXPECT_TRUE(atomic_site_rows(model::KernelAnalysis{}, 8).empty());
+}
+
 TEST(Report, EvaluatesEveryRecordedKernelWithTheCurrentModel) {
   const Report r = build_report(recorded_request());
   ASSERT_EQ(r.kernels.size(), 18u);

@@ -110,6 +110,18 @@ void kernel_block(std::string& h, const ReportKernel& k) {
                      number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
                      escape(a.boundness.verdict), number(a.boundness.response_cycles),
                      number(a.boundness.unloaded_latency_cycles));
+  if (const auto rows = atomic_site_rows(a, 8); !rows.empty()) {
+    h += "<p>Where in the code (per-instruction counts):</p>\n<table>\n";
+    std::vector<std::string> header;
+    for (const auto& cell : atomic_site_header()) header.push_back(escape(cell));
+    row(h, header, "th");
+    for (const auto& cells : rows) {
+      std::vector<std::string> escaped;
+      for (const auto& cell : cells) escaped.push_back(escape(cell));
+      row(h, escaped);
+    }
+    h += "</table>\n";
+  }
   if (const auto* head = headline_finding(a)) finding_block(h, *head);
   for (const auto* f : other_findings(a)) finding_block(h, *f);
   if (!a.notes.empty()) {

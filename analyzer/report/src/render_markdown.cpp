@@ -110,6 +110,19 @@ void kernel_section(std::string& md, const ReportKernel& k) {
                       number(a.boundness.response_cycles), number(a.boundness.unloaded_latency_cycles));
   }
   md += "\n";
+  if (const auto rows = atomic_site_rows(a, 8); !rows.empty()) {
+    md += "Where in the code (per-instruction counts):\n\n";
+    const auto header = atomic_site_header();
+    for (const auto& cell : header) md += "| " + cell + " ";
+    md += "|\n";
+    for (size_t i = 0; i < header.size(); ++i) md += "|---";
+    md += "|\n";
+    for (const auto& row : rows) {
+      for (const auto& cell : row) md += "| " + cell + " ";
+      md += "|\n";
+    }
+    md += "\n";
+  }
   if (const auto* head = headline_finding(a)) finding_section(md, *head);
   for (const auto* f : other_findings(a)) finding_section(md, *f);
   if (!a.notes.empty()) {

@@ -98,4 +98,10 @@ std::string atomic_units_summary(const model::KernelAnalysis& a);
 // Short kernel name: without template arguments, parameters and namespaces.
 std::string short_kernel_name(const std::string& full_name);
 
+// "Where in the code": the kernel's atomic sites from per-instruction counts, the largest
+// share of the shared unit's busy time first, at most max_rows; empty without counts. One
+// table for the terminal, Markdown and HTML: the header, then one row of cells per site.
+std::vector<std::string> atomic_site_header();
+std::vector<std::vector<std::string>> atomic_site_rows(const model::KernelAnalysis& a, std::size_t max_rows);
+
 }  // namespace atomq::report
