@@ -38,8 +38,8 @@ struct AnalyzeArgs {
 // One more run of the program per kernel of interest, with per-instruction collection (one
 // kernel per process: atomq/analyzer/instruction_profiler.hpp); the counts join the kernel's
 // SASS and go into its profiles. Failures become warnings: the counters' analysis stands.
-void collect_instructions(const AnalyzeArgs& a, const std::vector<analyzer::SassFunction>& functions,
-                          analyzer::InjectedRun& r) {
+void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
+                          const std::vector<analyzer::SassFunction>& functions, analyzer::InjectedRun& r) {
   std::optional<std::regex> select;
   if (!a.instruction_regex.empty()) select = std::regex(a.instruction_regex);
   const auto symbols = analyzer::kernels_for_instructions(r.profiles, a.instruction_kernels, select);
@@ -65,7 +65,9 @@ void collect_instructions(const AnalyzeArgs& a, const std::vector<analyzer::Sass
                   : nullptr;
       if (function == nullptr)
         r.info.warnings.push_back("per-instruction counts of " + name + " without its SASS: sites not told apart");
-      analyzer::attach_instructions(r.profiles, m.symbol, analyzer::joined_with_listing(m.profile, function));
+      const analyzer::SourceLines lines =
+          function ? analyzer::source_lines(binary, m.symbol, function->arch) : analyzer::SourceLines{};
+      analyzer::attach_instructions(r.profiles, m.symbol, analyzer::joined_with_listing(m.profile, function, &lines));
     }
   }
 }
@@ -98,12 +100,13 @@ int run_program(const AnalyzeArgs& a) {
   }
   // Counters cannot tell which atomic instructions a kernel issues; the program's SASS can.
   std::vector<analyzer::SassFunction> functions;
-  analyzer::fill_hints_from_binary(r.profiles, analyzer::resolve_program_path(a.program[0]), &functions);
+  const std::string binary = analyzer::resolve_program_path(a.program[0]);
+  analyzer::fill_hints_from_binary(r.profiles, binary, &functions);
   const bool wants_instructions = a.instruction_kernels > 0 || !a.instruction_regex.empty();
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again
     r.info.warnings.push_back("no per-instruction runs: the program exited with code " + std::to_string(r.exit_code));
   else if (wants_instructions)
-    collect_instructions(a, functions, r);
+    collect_instructions(a, binary, functions, r);
   const int rc = write_and_print_run(a.output, a.table, r.info, r.profiles);
   if (!r.collector_error.empty() && r.profiles.empty()) {
     fmt::print(stderr, "atomq: profiling failed: {}{}\n", r.collector_error,

@@ -33,8 +33,8 @@ void print_atomic_sites(const std::vector<model::KernelAnalysis>& analyses) {
     if (rows.empty() || !shown.insert(an.kernel_name).second) continue;
     fmt::print("{}: atomic sites (per-instruction counts)\n", short_name(an.kernel_name, 60));
     for (const auto& r : rows)
-      fmt::print("  {} {:<28} {:>6} shared busy  e {:>4}  k {:>4}  {:>10} per launch  {}\n", r[0], r[1], r[2], r[3],
-                 r[4], r[5], r[6]);
+      fmt::print("  {} {:<18} {:<28} {:>6} shared busy  e {:>4}  k {:>4}  {:>10} per launch  {}\n", r[0], r[1], r[2],
+                 r[3], r[4], r[5], r[6], r[7]);
   }
 }
 

@@ -28,7 +28,13 @@ bool has_atomics(const model::KernelProfile& p) {
 
 }  // namespace
 
-model::InstructionProfile joined_with_listing(model::InstructionProfile counts, const SassFunction* function) {
+model::InstructionProfile joined_with_listing(model::InstructionProfile counts, const SassFunction* function,
+                                              const SourceLines* lines) {
+  if (lines != nullptr) {
+    for (model::InstructionRecord& r : counts.records)
+      if (const auto it = lines->by_offset.find(r.offset); it != lines->by_offset.end()) r.source = it->second;
+    counts.source_lines_reason = lines->reason;
+  }
   if (function == nullptr) return counts;
   std::map<long long, const SassInstruction*> by_offset;
   for (const SassInstruction& i : function->instructions) by_offset[i.offset] = &i;

@@ -6,6 +6,8 @@
 // Everything else (headers, encoding lines, PTX, tool messages) is skipped.
 #include "atomq/analyzer/sass_listing.hpp"
 
+#include "tool_run.hpp"
+
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -190,12 +192,6 @@ const SassFunction* find_sass_function(const std::vector<SassFunction>& function
 
 namespace {
 
-std::string shell_quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 bool executable(const std::filesystem::path& p) {
   std::error_code ec;
   return std::filesystem::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
@@ -203,54 +199,22 @@ bool executable(const std::filesystem::path& p) {
 
 }  // namespace
 
-std::optional<std::string> find_cuobjdump() {
+std::optional<std::string> find_cuda_tool(const std::string& name) {
   const char* path = std::getenv("PATH");
   std::string_view dirs = path ? path : "";
   while (!dirs.empty()) {
     const size_t colon = dirs.find(':');
     const std::string_view dir = dirs.substr(0, colon);
-    if (!dir.empty() && executable(std::filesystem::path(dir) / "cuobjdump"))
-      return (std::filesystem::path(dir) / "cuobjdump").string();
+    if (!dir.empty() && executable(std::filesystem::path(dir) / name))
+      return (std::filesystem::path(dir) / name).string();
     dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
   }
-  if (executable("/usr/local/cuda/bin/cuobjdump")) return std::string("/usr/local/cuda/bin/cuobjdump");
+  const std::filesystem::path in_toolkit = std::filesystem::path("/usr/local/cuda/bin") / name;
+  if (executable(in_toolkit)) return in_toolkit.string();
   return std::nullopt;
 }
 
-namespace {
-
-// Feeds what `command` prints to the parser; the tool's exit code and first line of output.
-struct ToolRun {
-  int exit_code = -1;
-  std::string first_line;
-  std::string error;  // a failure while reading (out of memory, a filter that threw)
-};
-
-ToolRun run_into(const std::string& command, SassListingParser& parser) {
-  ToolRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    run.error = "cannot start " + command;
-    return run;
-  }
-  char* buffer = nullptr;
-  size_t capacity = 0;
-  try {
-    for (ssize_t n = 0; (n = getline(&buffer, &capacity, pipe)) >= 0;) {
-      const std::string_view line(buffer, static_cast<size_t>(n));
-      if (run.first_line.empty()) run.first_line = std::string(trimmed(line));
-      parser.add_line(line);
-    }
-  } catch (const std::exception& e) {
-    run.error = e.what();
-  }
-  std::free(buffer);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-}  // namespace
+std::optional<std::string> find_cuobjdump() { return find_cuda_tool("cuobjdump"); }
 
 namespace {
 
@@ -258,18 +222,19 @@ namespace {
 struct DumpPart {
   std::vector<SassFunction> functions;
   long long functions_seen = 0;
-  ToolRun run;
+  detail::ToolRun run;
 };
 
 DumpPart dump_part(const std::string& tool, const std::string& binary_path, const SassFunctionFilter& keep,
                    const std::string& symbol) {
+  using detail::shell_quoted;
   const std::string command = shell_quoted(tool) + " -sass " +
                               (symbol.empty() ? "" : "-fun " + shell_quoted(symbol) + " ") +
                               shell_quoted(binary_path) + " 2>&1";
   spdlog::debug("running {}", command);
   SassListingParser parser(keep);
   DumpPart part;
-  part.run = run_into(command, parser);
+  part.run = detail::run_tool(command, [&parser](std::string_view line) { parser.add_line(line); });
   part.functions = parser.finish();
   part.functions_seen = parser.functions_seen();
   return part;

@@ -83,6 +83,7 @@ json to_json(const AtomicSite& s) {
           {"opcode", s.opcode},
           {"operands", s.operands},
           {"predicate", s.predicate},
+          {"source", s.source},
           {"unit", enum_name(s.unit)},
           {"executions_per_launch", num(s.executions_per_launch)},
           {"lanes_per_instruction", num(s.lanes_per_instruction)},

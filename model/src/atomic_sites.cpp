@@ -76,6 +76,7 @@ std::vector<AtomicSite> atomic_sites(const InstructionProfile& p) {
     site.opcode = r.opcode;
     site.operands = r.operands;
     site.predicate = r.predicate;
+    site.source = r.source;
     site.unit = shared ? SiteUnit::kShared : SiteUnit::kGlobal;
     site.is_cas = is_cas(r.opcode);
     site.executions_per_launch = r.executions / launches;

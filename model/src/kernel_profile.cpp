@@ -101,10 +101,11 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
 
 InstructionProfile read_instructions(const Fields& r, const json& doc, const std::string& path) {
   r.object(doc, path);
-  r.only(doc, path, {"launches", "records", "loops", "has_listing"});
+  r.only(doc, path, {"launches", "records", "loops", "has_listing", "source_lines_reason"});
   InstructionProfile p;
   p.launches = r.integer(doc, path, "launches", 1);
   p.has_listing = r.member(doc, path, "has_listing").is_boolean() && doc["has_listing"].get<bool>();
+  p.source_lines_reason = r.optional_str(doc, path, "source_lines_reason");
   const json& records = r.array(doc, path, "records", EmptyArray::kAllowed);
   long long previous = -1;
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -118,6 +119,7 @@ InstructionProfile read_instructions(const Fields& r, const json& doc, const std
     rec.opcode = r.optional_str(v, at, "opcode");
     rec.operands = r.optional_str(v, at, "operands");
     rec.predicate = r.optional_str(v, at, "predicate");
+    rec.source = r.optional_str(v, at, "source");
     rec.executions = r.number(v, at, "executions", 0);
     rec.lanes = r.number(v, at, "lanes", 0);
     rec.wavefronts = r.number(v, at, "wavefronts", 0);
@@ -182,11 +184,14 @@ json instruction_profile_to_json(const InstructionProfile& p) {
     if (!r.opcode.empty()) rec["opcode"] = r.opcode;
     if (!r.operands.empty()) rec["operands"] = r.operands;
     if (!r.predicate.empty()) rec["predicate"] = r.predicate;
+    if (!r.source.empty()) rec["source"] = r.source;
     records.push_back(std::move(rec));
   }
   json loops = json::array();
   for (const InstructionLoop& l : p.loops) loops.push_back({l.head, l.branch});
-  return {{"launches", p.launches}, {"has_listing", p.has_listing}, {"records", records}, {"loops", loops}};
+  json doc = {{"launches", p.launches}, {"has_listing", p.has_listing}, {"records", records}, {"loops", loops}};
+  if (!p.source_lines_reason.empty()) doc["source_lines_reason"] = p.source_lines_reason;
+  return doc;
 }
 
 InstructionProfile instruction_profile_from_json(const json& doc, const std::string& source_name,

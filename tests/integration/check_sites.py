@@ -47,6 +47,17 @@ if len(two) == 2:
           f"{hot['busy_share']:.3f} of the busy time")
     check(abs(hot["wavefronts_per_instruction"] - 32) < 1, f"two_sites: hot k {hot['wavefronts_per_instruction']}")
     check(abs(cold["wavefronts_per_instruction"] - 1) < 0.1, f"two_sites: cold k {cold['wavefronts_per_instruction']}")
+    # sites_app is built with -lineinfo: each site is named by its call site's line.
+    source_dir = pathlib.Path(__file__).resolve().parent.parent / "gpu" / "targets"
+
+    def source_text(site):
+        if not site["source"]:
+            return ""
+        file, line = site["source"].rsplit(":", 1)
+        return (source_dir / pathlib.Path(file).name).read_text().splitlines()[int(line) - 1]
+
+    check(hot["source"] != cold["source"], f"two_sites: sites on their own lines ({hot['source']}, {cold['source']})")
+    check("& zero" in source_text(hot), f"two_sites: the hot site's line is the conflicting call: {source_text(hot)!r}")
 agg = shared_sites("aggregated_site")
 check(any(s["warp_aggregated"] for s in agg), f"aggregated_site: a warp-aggregated site ({agg})")
 check(all(s["wavefronts_per_instruction"] < 1.5 for s in agg), "aggregated_site: no conflict reported")

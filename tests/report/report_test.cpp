@@ -56,6 +56,7 @@ TEST(AtomicSiteRows, BusiestFirstWithTheirNotes) {
   hot.opcode = "ATOMS.ADD";
   hot.busy_share = 0.9;
   hot.wavefronts_per_instruction = 32;
+  hot.source = "/src/app.cu:40";
   spin.offset = 0xa0;
   spin.opcode = "ATOMS.CAST.SPIN";
   spin.busy_share = 0.07;
@@ -64,11 +65,13 @@ TEST(AtomicSiteRows, BusiestFirstWithTheirNotes) {
   const auto rows = atomic_site_rows(a, 2);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0][0], "0x0090");
-  EXPECT_EQ(rows[0][2], "90.0%");
-  EXPECT_EQ(rows[0][4], "32.0");
-  EXPECT_EQ(rows[1][6], "CAS loop: 23.4 attempts per update");
-  EXPECT_EQ(atomic_site_rows(a, 8)[2][1], "@P0 ATOMS.ADD");
-  EXPECT_EQ(atomic_site_rows(a, 8)[2][6], "warp-aggregated by the compiler");
+  EXPECT_EQ(rows[0][1], "app.cu:40");
+  EXPECT_EQ(rows[0][3], "90.0%");
+  EXPECT_EQ(rows[0][5], "32.0");
+  EXPECT_EQ(rows[1][1], "-");
+  EXPECT_EQ(rows[1][7], "CAS loop: 23.4 attempts per update");
+  EXPECT_EQ(atomic_site_rows(a, 8)[2][2], "@P0 ATOMS.ADD");
+  EXPECT_EQ(atomic_site_rows(a, 8)[2][7], "warp-aggregated by the compiler");
   EXPECT_EQ(atomic_site_header().size(), rows[0].size());
   EXPECT_TRUE(atomic_site_rows(model::KernelAnalysis{}, 8).empty());
 }

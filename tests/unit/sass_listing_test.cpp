@@ -12,6 +12,7 @@
 #include "atomq/analyzer/sass_atomics.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/analyzer/sass_listing.hpp"
+#include "atomq/analyzer/source_lines.hpp"
 
 namespace an = atomq::analyzer;
 using atomq::GlobalAtomicOp;
@@ -335,4 +336,22 @@ TEST_F(FakeCuobjdump, RestrictedDumpWithoutTheKernelFallsBackToTheWholeBinary) {
   std::ifstream in(calls);
   const std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(args, "-sass -fun _Z16float_add_sharedPfPKfi /bin/sh\n-sass /bin/sh\n");
+}
+
+// `nvdisasm -gi` of sites_app's two_sites (built with -lineinfo): each atomic's call site is
+// the outermost frame of its inlining chain, not the toolkit header's line.
+TEST(SourceLines, CallSitesFromTheInliningChain) {
+  an::NvdisasmLineParser parser("_Z9two_sitesPjj");
+  std::istringstream in(fixture("nvdisasm_gi_two_sites.txt"));
+  for (std::string line; std::getline(in, line);) parser.add_line(line);
+  ASSERT_TRUE(parser.saw_function());
+  const auto& lines = parser.lines();
+  EXPECT_EQ(lines.at(0xf0), "/src/tests/gpu/targets/sites_app.cu:39");   // ATOMS.POPC.INC.32
+  EXPECT_EQ(lines.at(0x110), "/src/tests/gpu/targets/sites_app.cu:40");  // ATOMS.ADD
+  EXPECT_EQ(lines.at(0x0), "/src/tests/gpu/targets/sites_app.cu:32");
+  an::NvdisasmLineParser other("_Z8u64_samePyj");
+  std::istringstream again(fixture("nvdisasm_gi_two_sites.txt"));
+  for (std::string line; std::getline(again, line);) other.add_line(line);
+  EXPECT_FALSE(other.saw_function());
+  EXPECT_TRUE(other.lines().empty());
 }

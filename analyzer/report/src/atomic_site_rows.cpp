@@ -7,7 +7,7 @@
 namespace atomq::report {
 
 std::vector<std::string> atomic_site_header() {
-  return {"SASS", "instruction", "shared busy", "e", "k", "per launch", "note"};
+  return {"SASS", "source", "instruction", "shared busy", "e", "k", "per launch", "note"};
 }
 
 std::vector<std::vector<std::string>> atomic_site_rows(const model::KernelAnalysis& a, std::size_t max_rows) {
@@ -21,7 +21,10 @@ std::vector<std::vector<std::string>> atomic_site_rows(const model::KernelAnalys
     if (s->warp_aggregated) note = "warp-aggregated by the compiler";
     if (s->attempts_per_update) note = fmt::format("CAS loop: {:.1f} attempts per update", *s->attempts_per_update);
     const bool shared = s->unit == model::SiteUnit::kShared;
-    rows.push_back({fmt::format("0x{:04x}", s->offset), (s->predicate.empty() ? "" : s->predicate + " ") + s->opcode,
+    const size_t slash = s->source.rfind('/');
+    rows.push_back({fmt::format("0x{:04x}", s->offset),
+                    s->source.empty() ? "-" : (slash == std::string::npos ? s->source : s->source.substr(slash + 1)),
+                    (s->predicate.empty() ? "" : s->predicate + " ") + s->opcode,
                     shared ? fmt::format("{:.1f}%", 100.0 * s->busy_share) : "-",
                     fmt::format("{:.1f}", s->lanes_per_instruction),
                     shared ? fmt::format("{:.1f}", s->wavefronts_per_instruction) : "-",

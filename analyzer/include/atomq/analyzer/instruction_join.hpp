@@ -9,13 +9,16 @@
 #include <vector>
 
 #include "atomq/analyzer/sass_listing.hpp"
+#include "atomq/analyzer/source_lines.hpp"
 #include "atomq/model/kernel_profile.hpp"
 
 namespace atomq::analyzer {
 
-// `counts` with each record's opcode, operands and predicate and the function's loops;
-// has_listing stays false without a function (no SASS: the sites cannot be told apart).
-model::InstructionProfile joined_with_listing(model::InstructionProfile counts, const SassFunction* function);
+// `counts` with each record's opcode, operands and predicate and the function's loops, and
+// the call site's source line where `lines` has one; has_listing stays false without a
+// function (no SASS: the sites cannot be told apart).
+model::InstructionProfile joined_with_listing(model::InstructionProfile counts, const SassFunction* function,
+                                              const SourceLines* lines = nullptr);
 
 // The kernels worth a per-instruction run: with `select`, the symbols whose mangled or
 // demangled name matches; else the `count` symbols with atomics (shared or global) that took

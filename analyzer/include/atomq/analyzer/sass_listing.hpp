@@ -93,7 +93,9 @@ struct SassDump {
   std::vector<SassFunction> functions;
 };
 
-// The cuobjdump to run: on PATH, else /usr/local/cuda/bin; nullopt when neither has it.
+// A CUDA toolkit tool (cuobjdump, nvdisasm) to run: on PATH, else /usr/local/cuda/bin;
+// nullopt when neither has it.
+std::optional<std::string> find_cuda_tool(const std::string& name);
 std::optional<std::string> find_cuobjdump();
 
 // Runs `cuobjdump -sass binary_path` and parses what it prints; with `symbols`, only those

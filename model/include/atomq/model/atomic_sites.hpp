@@ -24,6 +24,7 @@ struct AtomicSite {
   std::string opcode;
   std::string operands;
   std::string predicate;
+  std::string source;  // "file:line" of the call site; "" without a line table
   SiteUnit unit = SiteUnit::kShared;
   double executions_per_launch = 0;       // warp-level
   double lanes_per_instruction = 0;       // e at this site

@@ -14,6 +14,7 @@ struct InstructionRecord {
   std::string opcode;           // "ATOMS.CAST.SPIN"; "" when the listing lacks this PC
   std::string operands;         // as listed, comma-separated ("P0, [R3], R5, R6")
   std::string predicate;        // "@P0", "@!P1" or ""
+  std::string source;           // the call site "file:line" from the line table; "" without one
   double executions = 0;        // warp-level (smsp__sass_inst_executed)
   double lanes = 0;             // lanes with the predicate on (…_thread_inst_executed_pred_on)
   double wavefronts = 0;        // shared-memory wavefronts (…_wavefronts_mem_shared)
@@ -31,6 +32,7 @@ struct InstructionProfile {
   std::vector<InstructionRecord> records;  // every PC with counts, in offset order
   std::vector<InstructionLoop> loops;      // from the SASS listing; empty without one
   bool has_listing = false;                // opcodes and loops come from the kernel's SASS
+  std::string source_lines_reason;         // why the records have no source line ("" when they do)
 };
 
 }  // namespace atomq::model

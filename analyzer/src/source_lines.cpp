@@ -1,0 +1,124 @@
+#include "atomq/analyzer/source_lines.hpp"
+
+#include <spdlog/spdlog.h>
+#include <stdlib.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include "atomq/analyzer/sass_listing.hpp"
+#include "tool_run.hpp"
+
+namespace atomq::analyzer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// `//## File "A", line 112 inlined at "B", line 40`: the last "file", line pair (B:40).
+std::optional<std::string> call_site(std::string_view s) {
+  std::optional<std::string> site;
+  for (size_t at = s.find('"'); at != std::string_view::npos; at = s.find('"', at)) {
+    const size_t close = s.find('"', at + 1);
+    if (close == std::string_view::npos) break;
+    const std::string_view file = s.substr(at + 1, close - at - 1);
+    const size_t line_at = s.find("line ", close);
+    if (line_at == std::string_view::npos) break;
+    size_t end = line_at + 5;
+    while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+    if (end > line_at + 5) site = std::string(file) + ":" + std::string(s.substr(line_at + 5, end - line_at - 5));
+    at = end;
+  }
+  return site;
+}
+
+// The extracted cubin of `arch` whose string table names the function's section.
+std::optional<fs::path> cubin_holding(const fs::path& dir, const std::string& symbol, const std::string& arch) {
+  const std::string needle = ".text." + symbol + std::string(1, '\0');
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".cubin" || name.find("." + arch + ".") == std::string::npos) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.find(needle) != std::string::npos) return entry.path();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void NvdisasmLineParser::add_line(std::string_view line) {
+  const std::string_view s = trimmed(line);
+  if (s == label_) {
+    in_function_ = saw_function_ = true;
+    current_.clear();
+    return;
+  }
+  if (!in_function_) return;
+  if (s.rfind("//-----", 0) == 0 || s.rfind(".section", 0) == 0 || (s.rfind(".text.", 0) == 0 && s.back() == ':')) {
+    in_function_ = false;
+    return;
+  }
+  if (s.rfind("//## File", 0) == 0) {
+    if (const std::optional<std::string> site = call_site(s)) current_ = *site;
+    return;
+  }
+  if (s.rfind("/*", 0) != 0 || current_.empty()) return;
+  const size_t close = s.find("*/");
+  if (close == std::string_view::npos) return;
+  const std::string_view hex = s.substr(2, close - 2);
+  if (hex.empty() || hex.size() > 15) return;
+  long long offset = 0;
+  for (char c : hex) {
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return;
+    offset = offset * 16 + (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10);
+  }
+  lines_[offset] = current_;
+}
+
+SourceLines source_lines(const std::string& binary_path, const std::string& symbol, const std::string& arch) {
+  SourceLines out;
+  const std::optional<std::string> cuobjdump = find_cuobjdump(), nvdisasm = find_cuda_tool("nvdisasm");
+  if (!cuobjdump || !nvdisasm) {
+    out.reason = "cuobjdump or nvdisasm not found (they ship with the CUDA toolkit)";
+    return out;
+  }
+  std::string dir_template = (fs::temp_directory_path() / "atomq-cubins-XXXXXX").string();
+  if (mkdtemp(dir_template.data()) == nullptr) {
+    out.reason = "cannot create a temporary folder for the cubins";
+    return out;
+  }
+  const fs::path dir(dir_template);
+  using detail::shell_quoted;
+  detail::run_tool("cd " + shell_quoted(dir.string()) + " && " + shell_quoted(*cuobjdump) + " -xelf all " +
+                       shell_quoted(fs::absolute(binary_path).string()) + " 2>&1",
+                   [](std::string_view) {});
+  if (const std::optional<fs::path> cubin = cubin_holding(dir, symbol, arch)) {
+    NvdisasmLineParser parser(symbol);
+    detail::run_tool(shell_quoted(*nvdisasm) + " -gi " + shell_quoted(cubin->string()) + " 2>&1",
+                     [&parser](std::string_view line) { parser.add_line(line); });
+    out.by_offset = parser.lines();
+    if (out.by_offset.empty())
+      out.reason = parser.saw_function() ? "no line table in the kernel's cubin (build with -lineinfo)"
+                                         : "nvdisasm did not list the kernel";
+  } else {
+    out.reason = "no " + arch + " cubin of the binary holds the kernel (loaded at run time or JIT-compiled)";
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  spdlog::debug("source lines of {}: {} instruction(s){}", symbol, out.by_offset.size(),
+                out.reason.empty() ? "" : ": " + out.reason);
+  return out;
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,22 @@
+// Running a toolkit tool (cuobjdump, nvdisasm) through the shell and reading its output line
+// by line: the SASS listing and the source lines both do.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace atomq::analyzer::detail {
+
+std::string shell_quoted(const std::string& s);
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string first_line;  // trimmed
+  std::string error;       // a failure while reading (out of memory, a consumer that threw)
+};
+
+// Runs `command` (a shell command line) and hands each line it prints to `line`.
+ToolRun run_tool(const std::string& command, const std::function<void(std::string_view)>& line);
+
+}  // namespace atomq::analyzer::detail
