@@ -3,7 +3,10 @@
 // Writes the run document (JSON, atomically) and prints one line per kernel launch.
 #include <fmt/format.h>
 
+#include <future>
+#include <map>
 #include <memory>
+#include <set>
 #include <optional>
 #include <regex>
 
@@ -43,6 +46,19 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
   std::optional<std::regex> select;
   if (!a.instruction_regex.empty()) select = std::regex(a.instruction_regex);
   const auto symbols = analyzer::kernels_for_instructions(r.profiles, a.instruction_kernels, select);
+  // The call sites' lines come from the binary, not the runs: read them meanwhile.
+  std::map<std::string, std::string> arch_of;  // symbol -> the arch of its listed SASS
+  for (const std::string& symbol : symbols)
+    for (const auto& p : r.profiles)
+      if (p.symbol == symbol)
+        if (const auto* f = analyzer::find_sass_function(functions, symbol, p.device.compute_capability_major,
+                                                         p.device.compute_capability_minor))
+          arch_of[symbol] = f->arch;
+  std::set<std::string> with_sass;
+  for (const auto& [symbol, arch] : arch_of) with_sass.insert(symbol);
+  const std::string arch = arch_of.empty() ? "" : arch_of.begin()->second;
+  auto lines_future = std::async(std::launch::async, [&] { return analyzer::source_lines(binary, with_sass, arch); });
+  std::optional<std::map<std::string, analyzer::SourceLines>> lines_by_symbol;
   for (size_t i = 0; i < symbols.size(); ++i) {
     analyzer::CollectorOptions options = a.collector;
     options.instruction_symbol = symbols[i];
@@ -56,6 +72,7 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
       continue;
     }
     for (const run::InstructionsMessage& m : run.instructions) {
+      if (!lines_by_symbol) lines_by_symbol = lines_future.get();
       const model::KernelProfile* profile = nullptr;
       for (const auto& p : r.profiles)
         if (p.symbol == m.symbol) profile = &p;
@@ -65,9 +82,10 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
                   : nullptr;
       if (function == nullptr)
         r.info.warnings.push_back("per-instruction counts of " + name + " without its SASS: sites not told apart");
-      const analyzer::SourceLines lines =
-          function ? analyzer::source_lines(binary, m.symbol, function->arch) : analyzer::SourceLines{};
-      analyzer::attach_instructions(r.profiles, m.symbol, analyzer::joined_with_listing(m.profile, function, &lines));
+      const auto lines = lines_by_symbol->find(m.symbol);
+      analyzer::attach_instructions(
+          r.profiles, m.symbol,
+          analyzer::joined_with_listing(m.profile, function, lines == lines_by_symbol->end() ? nullptr : &lines->second));
     }
   }
 }

@@ -41,32 +41,29 @@ std::optional<std::string> call_site(std::string_view s) {
   return site;
 }
 
-// The extracted cubin of `arch` whose string table names the function's section.
-std::optional<fs::path> cubin_holding(const fs::path& dir, const std::string& symbol, const std::string& arch) {
-  const std::string needle = ".text." + symbol + std::string(1, '\0');
-  std::error_code ec;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() != ".cubin" || name.find("." + arch + ".") == std::string::npos) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (bytes.find(needle) != std::string::npos) return entry.path();
-  }
-  return std::nullopt;
+// Which of `symbols` the extracted cubin holds (its string table names their sections).
+std::set<std::string> symbols_in(const fs::path& cubin, const std::set<std::string>& symbols) {
+  std::ifstream in(cubin, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::set<std::string> held;
+  for (const std::string& symbol : symbols)
+    if (bytes.find(".text." + symbol + std::string(1, '\0')) != std::string::npos) held.insert(symbol);
+  return held;
 }
 
 }  // namespace
 
 void NvdisasmLineParser::add_line(std::string_view line) {
   const std::string_view s = trimmed(line);
-  if (s == label_) {
-    in_function_ = saw_function_ = true;
+  if (s.rfind(".text.", 0) == 0 && s.size() > 7 && s.back() == ':') {
+    const std::string symbol(s.substr(6, s.size() - 7));
+    current_function_ = symbols_.count(symbol) ? &functions_[symbol] : nullptr;
     current_.clear();
     return;
   }
-  if (!in_function_) return;
-  if (s.rfind("//-----", 0) == 0 || s.rfind(".section", 0) == 0 || (s.rfind(".text.", 0) == 0 && s.back() == ':')) {
-    in_function_ = false;
+  if (current_function_ == nullptr) return;
+  if (s.rfind("//-----", 0) == 0 || s.rfind(".section", 0) == 0) {
+    current_function_ = nullptr;
     return;
   }
   if (s.rfind("//## File", 0) == 0) {
@@ -83,41 +80,64 @@ void NvdisasmLineParser::add_line(std::string_view line) {
     if (!std::isxdigit(static_cast<unsigned char>(c))) return;
     offset = offset * 16 + (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10);
   }
-  lines_[offset] = current_;
+  (*current_function_)[offset] = current_;
 }
 
-SourceLines source_lines(const std::string& binary_path, const std::string& symbol, const std::string& arch) {
-  SourceLines out;
+namespace {
+
+// The cubins of `arch` extracted into `dir`, each with the wanted symbols it holds.
+std::map<fs::path, std::set<std::string>> wanted_cubins(const fs::path& dir, const std::set<std::string>& symbols,
+                                                        const std::string& arch) {
+  std::map<fs::path, std::set<std::string>> out;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".cubin" || name.find("." + arch + ".") == std::string::npos) continue;
+    if (std::set<std::string> held = symbols_in(entry.path(), symbols); !held.empty()) out[entry.path()] = held;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, SourceLines> source_lines(const std::string& binary_path, const std::set<std::string>& symbols,
+                                                const std::string& arch) {
+  std::map<std::string, SourceLines> out;
+  for (const std::string& symbol : symbols)
+    out[symbol].reason = "no " + arch + " cubin of the binary holds the kernel (loaded at run time or JIT-compiled)";
   const std::optional<std::string> cuobjdump = find_cuobjdump(), nvdisasm = find_cuda_tool("nvdisasm");
   if (!cuobjdump || !nvdisasm) {
-    out.reason = "cuobjdump or nvdisasm not found (they ship with the CUDA toolkit)";
+    for (auto& [symbol, lines] : out) lines.reason = "cuobjdump or nvdisasm not found (they ship with the CUDA toolkit)";
     return out;
   }
   std::string dir_template = (fs::temp_directory_path() / "atomq-cubins-XXXXXX").string();
   if (mkdtemp(dir_template.data()) == nullptr) {
-    out.reason = "cannot create a temporary folder for the cubins";
+    for (auto& [symbol, lines] : out) lines.reason = "cannot create a temporary folder for the cubins";
     return out;
   }
   const fs::path dir(dir_template);
   using detail::shell_quoted;
-  detail::run_tool("cd " + shell_quoted(dir.string()) + " && " + shell_quoted(*cuobjdump) + " -xelf all " +
-                       shell_quoted(fs::absolute(binary_path).string()) + " 2>&1",
-                   [](std::string_view) {});
-  if (const std::optional<fs::path> cubin = cubin_holding(dir, symbol, arch)) {
-    NvdisasmLineParser parser(symbol);
-    detail::run_tool(shell_quoted(*nvdisasm) + " -gi " + shell_quoted(cubin->string()) + " 2>&1",
-                     [&parser](std::string_view line) { parser.add_line(line); });
-    out.by_offset = parser.lines();
-    if (out.by_offset.empty())
-      out.reason = parser.saw_function() ? "no line table in the kernel's cubin (build with -lineinfo)"
-                                         : "nvdisasm did not list the kernel";
-  } else {
-    out.reason = "no " + arch + " cubin of the binary holds the kernel (loaded at run time or JIT-compiled)";
-  }
   std::error_code ec;
+  detail::run_tool("cd " + shell_quoted(dir.string()) + " && " + shell_quoted(*cuobjdump) + " -xelf all " +
+                       shell_quoted(fs::absolute(binary_path, ec).string()) + " 2>&1",
+                   [](std::string_view) {});
+  for (const auto& [cubin, held] : wanted_cubins(dir, symbols, arch)) {
+    NvdisasmLineParser parser(held);
+    detail::run_tool(shell_quoted(*nvdisasm) + " -gi " + shell_quoted(cubin.string()) + " 2>&1",
+                     [&parser](std::string_view line) { parser.add_line(line); });
+    for (const std::string& symbol : held) {
+      const auto it = parser.functions().find(symbol);
+      SourceLines& lines = out[symbol];
+      lines.reason = it == parser.functions().end() ? "nvdisasm did not list the kernel"
+                     : it->second.empty()           ? "no line table in the kernel's cubin (build with -lineinfo)"
+                                                    : "";
+      if (it != parser.functions().end()) lines.by_offset = it->second;
+    }
+  }
   fs::remove_all(dir, ec);
-  spdlog::debug("source lines of {}: {} instruction(s){}", symbol, out.by_offset.size(),
-                out.reason.empty() ? "" : ": " + out.reason);
+  for (const auto& [symbol, lines] : out)
+    spdlog::debug("source lines of {}: {} instruction(s){}", symbol, lines.by_offset.size(),
+                  lines.reason.empty() ? "" : ": " + lines.reason);
   return out;
 }
 

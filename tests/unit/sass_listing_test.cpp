@@ -341,17 +341,16 @@ TEST_F(FakeCuobjdump, RestrictedDumpWithoutTheKernelFallsBackToTheWholeBinary) {
 // `nvdisasm -gi` of sites_app's two_sites (built with -lineinfo): each atomic's call site is
 // the outermost frame of its inlining chain, not the toolkit header's line.
 TEST(SourceLines, CallSitesFromTheInliningChain) {
-  an::NvdisasmLineParser parser("_Z9two_sitesPjj");
+  an::NvdisasmLineParser parser({"_Z9two_sitesPjj", "_Z8u64_samePyj"});
   std::istringstream in(fixture("nvdisasm_gi_two_sites.txt"));
   for (std::string line; std::getline(in, line);) parser.add_line(line);
-  ASSERT_TRUE(parser.saw_function());
-  const auto& lines = parser.lines();
+  ASSERT_EQ(parser.functions().size(), 1u);  // the excerpt holds two_sites only
+  const auto& lines = parser.functions().at("_Z9two_sitesPjj");
   EXPECT_EQ(lines.at(0xf0), "/src/tests/gpu/targets/sites_app.cu:39");   // ATOMS.POPC.INC.32
   EXPECT_EQ(lines.at(0x110), "/src/tests/gpu/targets/sites_app.cu:40");  // ATOMS.ADD
   EXPECT_EQ(lines.at(0x0), "/src/tests/gpu/targets/sites_app.cu:32");
-  an::NvdisasmLineParser other("_Z8u64_samePyj");
+  an::NvdisasmLineParser other({"_Z8u64_samePyj"});
   std::istringstream again(fixture("nvdisasm_gi_two_sites.txt"));
   for (std::string line; std::getline(again, line);) other.add_line(line);
-  EXPECT_FALSE(other.saw_function());
-  EXPECT_TRUE(other.lines().empty());
+  EXPECT_TRUE(other.functions().empty());
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -16,23 +17,25 @@ struct SourceLines {
   std::string reason;                          // why there are none ("" when there are)
 };
 
-// Parses `nvdisasm -gi` output for the function `symbol` (mangled).
+// Parses `nvdisasm -gi` output for the functions `symbols` (mangled).
 class NvdisasmLineParser {
  public:
-  explicit NvdisasmLineParser(std::string symbol) : label_(".text." + std::move(symbol) + ":") {}
+  explicit NvdisasmLineParser(std::set<std::string> symbols) : symbols_(std::move(symbols)) {}
   void add_line(std::string_view line);
-  const std::map<long long, std::string>& lines() const { return lines_; }
-  bool saw_function() const { return saw_function_; }
+  // Per function seen: offset -> "file:line" (empty for a function without a line table).
+  const std::map<std::string, std::map<long long, std::string>>& functions() const { return functions_; }
 
  private:
-  std::string label_;
-  bool in_function_ = false, saw_function_ = false;
+  std::set<std::string> symbols_;
+  std::map<long long, std::string>* current_function_ = nullptr;
   std::string current_;  // the call site of the instructions that follow
-  std::map<long long, std::string> lines_;
+  std::map<std::string, std::map<long long, std::string>> functions_;
 };
 
-// The call site of `symbol`'s instructions in `binary_path`, for SASS of `arch` ("sm_90"):
-// the cubin holding the function extracted with `cuobjdump -xelf`, then `nvdisasm -gi`.
-SourceLines source_lines(const std::string& binary_path, const std::string& symbol, const std::string& arch);
+// The call sites of each of `symbols`' instructions in `binary_path`, for SASS of `arch`
+// ("sm_90"): the binary's cubins extracted once (`cuobjdump -xelf`), then `nvdisasm -gi` once
+// per cubin that holds any of them. Every symbol gets an entry (with its reason when empty).
+std::map<std::string, SourceLines> source_lines(const std::string& binary_path, const std::set<std::string>& symbols,
+                                                const std::string& arch);
 
 }  // namespace atomq::analyzer
