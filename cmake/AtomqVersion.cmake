@@ -1,16 +1,13 @@
-# Version and commit recorded in every file atomq writes.
-execute_process(COMMAND git rev-parse --short=12 HEAD
-  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-  OUTPUT_VARIABLE ATOMQ_GIT_COMMIT OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-execute_process(COMMAND git status --porcelain --untracked-files=no
-  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-  OUTPUT_VARIABLE _atomq_dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(NOT ATOMQ_GIT_COMMIT)
-  set(ATOMQ_GIT_COMMIT "unknown")
-elseif(_atomq_dirty)
-  set(ATOMQ_GIT_COMMIT "${ATOMQ_GIT_COMMIT}-dirty")
-endif()
-configure_file(${CMAKE_CURRENT_LIST_DIR}/version.hpp.in
-  ${CMAKE_BINARY_DIR}/generated/atomq/version.hpp @ONLY)
+# Version and commit recorded in every file atomq writes. The header is written at configure
+# time and again at every build (cmake/write_version.cmake), so the commit is the build's.
+set(_atomq_version_header ${CMAKE_BINARY_DIR}/generated/atomq/version.hpp)
+set(_atomq_version_args -DSOURCE_DIR=${CMAKE_SOURCE_DIR} -DOUTPUT=${_atomq_version_header}
+    -DPROJECT_VERSION=${PROJECT_VERSION})
+execute_process(COMMAND ${CMAKE_COMMAND} ${_atomq_version_args} -P ${CMAKE_CURRENT_LIST_DIR}/write_version.cmake)
+add_custom_target(atomq_version_header
+  COMMAND ${CMAKE_COMMAND} ${_atomq_version_args} -P ${CMAKE_CURRENT_LIST_DIR}/write_version.cmake
+  BYPRODUCTS ${_atomq_version_header}
+  COMMENT "atomq version header (the sources' commit)")
 add_library(atomq_version INTERFACE)
 target_include_directories(atomq_version INTERFACE ${CMAKE_BINARY_DIR}/generated)
+add_dependencies(atomq_version atomq_version_header)
