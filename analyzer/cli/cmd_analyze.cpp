@@ -3,6 +3,8 @@
 // Writes the run document (JSON, atomically) and prints one line per kernel launch.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <future>
 #include <map>
 #include <memory>
@@ -33,7 +35,7 @@ struct AnalyzeArgs {
   std::string output = "atomq-analysis.json";
   std::string table;
   analyzer::CollectorOptions collector;
-  int instruction_kernels = 3;        // per-instruction runs for this many kernels (0: none)
+  std::string instructions = "auto";  // per-instruction runs: "auto", or for this many kernels (0: none)
   std::string instruction_regex;      // or for the kernels matching this
   long long instruction_launches = 1;
 };
@@ -45,7 +47,11 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
                           const std::vector<analyzer::SassFunction>& functions, analyzer::InjectedRun& r) {
   std::optional<std::regex> select;
   if (!a.instruction_regex.empty()) select = std::regex(a.instruction_regex);
-  const auto symbols = analyzer::kernels_for_instructions(r.profiles, a.instruction_kernels, select);
+  // auto: of the 3 kernels with the most time at stake, those whose SASS has a shared CAS loop.
+  const bool automatic = a.instructions == "auto";
+  const int count = automatic ? 3 : std::stoi(a.instructions);
+  const auto symbols = analyzer::kernels_for_instructions(r.profiles, count, select, automatic && !select, functions);
+  if (symbols.empty()) return;
   // The call sites' lines come from the binary, not the runs: read them meanwhile.
   std::map<std::string, std::string> arch_of;  // symbol -> the arch of its listed SASS
   for (const std::string& symbol : symbols)
@@ -120,7 +126,7 @@ int run_program(const AnalyzeArgs& a) {
   std::vector<analyzer::SassFunction> functions;
   const std::string binary = analyzer::resolve_program_path(a.program[0]);
   analyzer::fill_hints_from_binary(r.profiles, binary, &functions);
-  const bool wants_instructions = a.instruction_kernels > 0 || !a.instruction_regex.empty();
+  const bool wants_instructions = a.instructions != "0" || !a.instruction_regex.empty();
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again
     r.info.warnings.push_back("no per-instruction runs: the program exited with code " + std::to_string(r.exit_code));
   else if (wants_instructions)
@@ -158,10 +164,15 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--launch-skip", c.launch_skip, "skip this many matching launches first")->check(CLI::NonNegativeNumber);
   sub->add_option("--launch-count", c.launch_count, "profile at most this many matching launches")->check(CLI::NonNegativeNumber);
   sub->add_option("--device", c.device, "profile only launches on this CUDA device ordinal")->check(CLI::NonNegativeNumber);
-  sub->add_option("--instructions", args->instruction_kernels,
-                  "per-instruction counts (one more run of the program each) for this many kernels with "
-                  "atomics, those with the most time first (default 3; 0: none)")
-      ->check(CLI::Range(0, 64));
+  sub->add_option("--instructions", args->instructions,
+                  "per-instruction counts, one more run of the program per kernel: auto (default: of the 3 "
+                  "kernels with the most time, those with a shared CAS loop), N (the N kernels with atomics and "
+                  "the most time) or 0 (none)")
+      ->check([](const std::string& v) -> std::string {
+        if (v == "auto") return "";
+        if (!v.empty() && v.size() <= 2 && std::all_of(v.begin(), v.end(), ::isdigit)) return "";
+        return "expected auto or a count from 0 to 99";
+      });
   sub->add_option("--instructions-kernel", args->instruction_regex,
                   "per-instruction counts for the kernels whose name matches this regex instead");
   sub->add_option("--instruction-launches", args->instruction_launches,

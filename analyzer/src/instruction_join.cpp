@@ -6,6 +6,7 @@
 #include <map>
 
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
+#include "atomq/analyzer/sass_atomics.hpp"
 #include "atomq/model/metric_names.hpp"
 
 namespace atomq::analyzer {
@@ -59,7 +60,8 @@ model::InstructionProfile joined_with_listing(model::InstructionProfile counts, 
 }
 
 std::vector<std::string> kernels_for_instructions(const std::vector<model::KernelProfile>& profiles, int count,
-                                                  const std::optional<std::regex>& select) {
+                                                  const std::optional<std::regex>& select, bool retry_suspects_only,
+                                                  const std::vector<SassFunction>& functions) {
   std::map<std::string, double> time_by_symbol;
   std::vector<std::string> order;  // first-launch order breaks ties
   for (const model::KernelProfile& p : profiles) {
@@ -74,7 +76,19 @@ std::vector<std::string> kernels_for_instructions(const std::vector<model::Kerne
   std::stable_sort(order.begin(), order.end(),
                    [&](const std::string& a, const std::string& b) { return time_by_symbol[a] > time_by_symbol[b]; });
   if (static_cast<int>(order.size()) > count) order.resize(std::max(0, count));
-  return order;
+  if (!retry_suspects_only) return order;
+  std::vector<std::string> suspects;
+  for (const std::string& symbol : order) {
+    const model::KernelProfile* p = nullptr;
+    for (const auto& q : profiles)
+      if (q.symbol == symbol) p = &q;
+    const SassFunction* f = find_sass_function(functions, symbol, p->device.compute_capability_major,
+                                               p->device.compute_capability_minor);
+    if (f == nullptr) continue;
+    const SassAtomics atomics = classify_atomics(*f);
+    if (atomics.has_shared_cas() && atomics.cas_in_loop) suspects.push_back(symbol);
+  }
+  return suspects;
 }
 
 int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,

@@ -12,7 +12,9 @@
 #include "atomq/analyzer/sass_atomics.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/analyzer/sass_listing.hpp"
+#include "atomq/analyzer/instruction_join.hpp"
 #include "atomq/analyzer/source_lines.hpp"
+#include "atomq/model/metric_names.hpp"
 
 namespace an = atomq::analyzer;
 using atomq::GlobalAtomicOp;
@@ -353,4 +355,25 @@ TEST(SourceLines, CallSitesFromTheInliningChain) {
   std::istringstream again(fixture("nvdisasm_gi_two_sites.txt"));
   for (std::string line; std::getline(again, line);) other.add_line(line);
   EXPECT_TRUE(other.functions().empty());
+}
+
+// auto per-instruction runs: only the kernels whose SASS has a shared CAS loop.
+TEST(InstructionKernels, AutoPicksSharedCasLoopsAmongTheSlowest) {
+  const auto functions = an::parse_sass_listing(fixture("sass_fatbin_sm80_sm90.sass"));
+  std::vector<atomq::model::KernelProfile> profiles(3);
+  const char* symbols[] = {kNaiveGlobal, "_Z16float_add_sharedPfPKfi", "_Z14cas_max_doublePdPKdi"};
+  for (int i = 0; i < 3; ++i) {
+    profiles[i].symbol = symbols[i];
+    profiles[i].kernel_name = symbols[i];
+    profiles[i].device.compute_capability_major = 9;
+    profiles[i].counters[atomq::model::metric::kGlobalRedInst] = 1;
+    profiles[i].counters[atomq::model::metric::kDurationNs] = 100.0 * (3 - i);
+  }
+  EXPECT_EQ(an::kernels_for_instructions(profiles, 3, std::nullopt),
+            (std::vector<std::string>{symbols[0], symbols[1], symbols[2]}));
+  EXPECT_EQ(an::kernels_for_instructions(profiles, 1, std::nullopt), (std::vector<std::string>{symbols[0]}));
+  // cas_max_double's CAS loop is global: only float_add_shared's CAST.SPIN loop is a suspect.
+  EXPECT_EQ(an::kernels_for_instructions(profiles, 3, std::nullopt, true, functions),
+            (std::vector<std::string>{symbols[1]}));
+  EXPECT_EQ(an::kernels_for_instructions(profiles, 3, std::regex("cas_max")), (std::vector<std::string>{symbols[2]}));
 }

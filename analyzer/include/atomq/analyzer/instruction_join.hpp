@@ -22,9 +22,14 @@ model::InstructionProfile joined_with_listing(model::InstructionProfile counts, 
 
 // The kernels worth a per-instruction run: with `select`, the symbols whose mangled or
 // demangled name matches; else the `count` symbols with atomics (shared or global) that took
-// the most time over all their launches. Profiles without a symbol are skipped.
+// the most time over all their launches; with `retry_suspects_only`, of those only the ones
+// whose SASS (`functions`) has a shared CAS inside a loop, where the verdict hinges on the
+// attempts per update that only per-instruction counts give. Profiles without a symbol are
+// skipped.
 std::vector<std::string> kernels_for_instructions(const std::vector<model::KernelProfile>& profiles, int count,
-                                                  const std::optional<std::regex>& select);
+                                                  const std::optional<std::regex>& select,
+                                                  bool retry_suspects_only = false,
+                                                  const std::vector<SassFunction>& functions = {});
 
 // Every profile of `symbol` gets `instructions`; returns how many did.
 int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
