@@ -47,7 +47,7 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
                           const std::vector<analyzer::SassFunction>& functions, analyzer::InjectedRun& r) {
   std::optional<std::regex> select;
   if (!a.instruction_regex.empty()) select = std::regex(a.instruction_regex);
-  // auto: of the 3 kernels with the most time at stake, those whose SASS has a shared CAS loop.
+  // auto: of the 3 kernels with the most time at stake, those with the compiler's shared CAS loop.
   const bool automatic = a.instructions == "auto";
   const int count = automatic ? 3 : std::stoi(a.instructions);
   const auto symbols = analyzer::kernels_for_instructions(r.profiles, count, select, automatic && !select, functions);
@@ -166,8 +166,8 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--device", c.device, "profile only launches on this CUDA device ordinal")->check(CLI::NonNegativeNumber);
   sub->add_option("--instructions", args->instructions,
                   "per-instruction counts, one more run of the program per kernel: auto (default: of the 3 "
-                  "kernels with the most time, those with a shared CAS loop), N (the N kernels with atomics and "
-                  "the most time) or 0 (none)")
+                  "kernels with the most time, those with the compiler's shared CAS loop for a float or 64-bit "
+                  "atomicAdd), N (the N kernels with atomics and the most time) or 0 (none)")
       ->check([](const std::string& v) -> std::string {
         if (v == "auto") return "";
         if (!v.empty() && v.size() <= 2 && std::all_of(v.begin(), v.end(), ::isdigit)) return "";

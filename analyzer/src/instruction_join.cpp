@@ -86,7 +86,7 @@ std::vector<std::string> kernels_for_instructions(const std::vector<model::Kerne
                                                p->device.compute_capability_minor);
     if (f == nullptr) continue;
     const SassAtomics atomics = classify_atomics(*f);
-    if (atomics.has_shared_cas() && atomics.cas_in_loop) suspects.push_back(symbol);
+    if (atomics.shared_cast_spin > 0 && atomics.cas_in_loop) suspects.push_back(symbol);
   }
   return suspects;
 }
