@@ -1,5 +1,7 @@
 #include "atomq/analyzer/ncu_csv.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -88,11 +90,35 @@ std::string chip_for_cc(const std::string& cc) {
 
 }  // namespace
 
+namespace {
+
+// ncu writes "1,234,567.5": a comma only between groups of three digits in the integer part.
+// Anything else ("1,5" with a decimal comma, "1 234") would be read wrong, so it is refused.
+bool thousands_grouping_ok(const std::string& v) {
+  if (v.find(' ') != std::string::npos) return false;
+  const size_t first_comma = v.find(',');
+  if (first_comma == std::string::npos) return true;
+  const size_t end = std::min(v.find('.'), v.size());
+  if (first_comma > end) return false;  // a comma in the fraction
+  size_t lead = 0;
+  while (lead < first_comma && (std::isdigit(static_cast<unsigned char>(v[lead])) || (lead == 0 && v[0] == '-'))) ++lead;
+  if (lead != first_comma || first_comma == 0 || first_comma - (v[0] == '-' ? 1 : 0) > 3) return false;
+  for (size_t i = first_comma; i < end; i += 4) {
+    if (v[i] != ',' || i + 4 > end) return false;
+    for (size_t j = i + 1; j < i + 4; ++j)
+      if (!std::isdigit(static_cast<unsigned char>(v[j]))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const std::string& source) {
   std::istringstream in(text);
   std::string line;
   size_t line_no = 0;
   std::map<std::string, size_t> column;
+  size_t header_fields = 0;
   const char* required[] = {"ID", "Kernel Name", "Block Size", "Grid Size", "CC",
                             "Metric Name", "Metric Unit", "Metric Value"};
   // Skip the lines ncu prints before the table ("==PROF==" and the program's own output).
@@ -101,7 +127,11 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
     bool ok = true;
     if (line.rfind("\"ID\"", 0) != 0 && line.rfind("ID,", 0) != 0) continue;
     const auto header = split_csv_record(line, &ok);
-    for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
+    for (size_t i = 0; i < header.size(); ++i)
+      if (!column.emplace(header[i], i).second)  // a repeated name would leave a column unread
+        fail(source, line_no, "the header repeats the column \"" + header[i] + "\" (columns " +
+                                  std::to_string(column[header[i]] + 1) + " and " + std::to_string(i + 1) + ")");
+    header_fields = header.size();
     break;
   }
   if (column.empty()) fail(source, line_no, "no ncu CSV header (\"ID\",...,\"Metric Value\") found; export with `ncu --csv`");
@@ -116,8 +146,8 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
     bool ok = true;
     const auto f = split_csv_record(line, &ok);
     if (!ok) fail(source, line_no, "unterminated quote (truncated file?)");
-    if (f.size() < column.size())
-      fail(source, line_no, "expected " + std::to_string(column.size()) + " fields, got " +
+    if (f.size() < header_fields)
+      fail(source, line_no, "expected " + std::to_string(header_fields) + " fields, got " +
                                 std::to_string(f.size()) + " (truncated file?)");
     const std::string& id = f[column["ID"]];
     auto [it, inserted] = by_id.emplace(id, profiles.size());
@@ -141,13 +171,19 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
       profiles.push_back(std::move(p));
     }
     model::KernelProfile& p = profiles[it->second];
+    if (!inserted && p.kernel_name != f[column["Kernel Name"]])  // never merge two kernels' counters
+      fail(source, line_no, "result ID " + id + " names two kernels: \"" + p.kernel_name + "\" and \"" +
+                                f[column["Kernel Name"]] + "\"");
     const std::string& name = f[column["Metric Name"]];
     const std::string& unit = f[column["Metric Unit"]];
     std::string value_text = f[column["Metric Value"]];
+    if (value_text.empty() || value_text == "n/a") continue;  // ncu could not collect it
+    if (!thousands_grouping_ok(value_text))
+      fail(source, line_no, "metric " + name + ": value '" + value_text +
+                                "' is not a number (a comma only as a thousands separator, no spaces)");
     std::string digits;
     for (char ch : value_text)
-      if (ch != ',' && ch != ' ') digits += ch;
-    if (digits.empty() || digits == "n/a") continue;  // ncu could not collect it
+      if (ch != ',') digits += ch;
     char* end = nullptr;
     const double value = std::strtod(digits.c_str(), &end);
     if (end == digits.c_str() || *end != '\0' || !std::isfinite(value))

@@ -90,3 +90,28 @@ TEST(NcuCsv, RecordedExportsLoad) {
   // The committed export of the multi-kernel test program: seven launches (no_atomics twice).
   EXPECT_EQ(an::load_ncu_csv((dir / "multi_kernel_app.ncu.csv").string()).size(), 7u);
 }
+
+// Exports that used to crash or read wrong numbers are refused with the line and the reason.
+TEST(NcuCsv, RepeatedColumnsTwoKernelsPerIdAndCommasAreRefused) {
+  const std::string head(kHeader);
+  const std::string repeated = head.substr(0, head.size() - 1) + ",\"Metric Value\"\n";
+  const std::string e1 = error_of(repeated + row("0", "k", "sm__cycles_active.sum", "cycle", "1"));
+  EXPECT_NE(e1.find("repeats the column \"Metric Value\" (columns 15 and 16)"), std::string::npos) << e1;
+
+  const std::string e2 = error_of(head + row("0", "a", "sm__cycles_active.sum", "cycle", "1") +
+                                  row("0", "b", "sm__cycles_active.max", "cycle", "1"));
+  EXPECT_NE(e2.find("result ID 0 names two kernels"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("app.csv:3"), std::string::npos) << e2;
+
+  for (const char* bad : {"1,5", "1 234", "12,3456", "1,234,56", "1.5,0"}) {
+    const std::string e = error_of(head + row("0", "k", "sm__cycles_active.sum", "cycle", bad));
+    EXPECT_NE(e.find("is not a number"), std::string::npos) << bad << ": " << e;
+  }
+  const auto profiles =
+      an::parse_ncu_csv(head + row("0", "k", "sm__cycles_active.sum", "cycle", "1,234,567.5") +
+                            row("0", "k", "sm__cycles_active.max", "cycle", "-1,234"),
+                        "app.csv");
+  ASSERT_EQ(profiles.size(), 1u);
+  EXPECT_DOUBLE_EQ(profiles[0].counters.at("sm__cycles_active.sum"), 1234567.5);
+  EXPECT_DOUBLE_EQ(profiles[0].counters.at("sm__cycles_active.max"), -1234);
+}
