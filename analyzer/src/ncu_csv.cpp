@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "atomq/analyzer/metric_list.hpp"
+
 namespace atomq::analyzer {
 
 std::vector<std::string> split_csv_record(const std::string& line, bool* ok) {
@@ -47,10 +49,15 @@ namespace {
   throw NcuCsvError(source + ":" + std::to_string(line) + ": " + what);
 }
 
-// "(264, 1, 1)" -> {264, 1, 1}
+// "(264, 1, 1)" -> {264, 1, 1}; decimal digits only, nothing after the ")".
 bool parse_dim3(const std::string& text, long long out[3]) {
+  for (char ch : text)
+    if (!std::isdigit(static_cast<unsigned char>(ch)) && ch != '(' && ch != ')' && ch != ',' && ch != ' ') return false;
   long long a = 1, b = 1, c = 1;
-  if (std::sscanf(text.c_str(), " (%lld , %lld , %lld)", &a, &b, &c) != 3) return false;
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), " (%lld , %lld , %lld )%n", &a, &b, &c, &consumed) != 3 || consumed == 0) return false;
+  for (size_t i = static_cast<size_t>(consumed); i < text.size(); ++i)
+    if (text[i] != ' ') return false;
   out[0] = a, out[1] = b, out[2] = c;
   return a > 0 && b > 0 && c > 0;
 }
@@ -78,6 +85,12 @@ bool unit_scale(const std::string& unit, double* scale) {
   *scale = 1.0;  // "%", "" and other dimensionless units
   return unit == "%" || unit.empty() || unit.find('/') != std::string::npos ||
          unit == "block" || unit == "register/thread" || unit == "thread";
+}
+
+bool is_atomq_metric(const std::string& name) {
+  for (const MetricSpec& spec : atomq_metrics())
+    if (spec.name == name) return true;
+  return false;
 }
 
 std::string chip_for_cc(const std::string& cc) {
@@ -189,6 +202,9 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
     if (end == digits.c_str() || *end != '\0' || !std::isfinite(value))
       fail(source, line_no, "metric " + name + ": value '" + value_text + "' is not a number");
     double scale = 1.0;
+    // The counters atomq reads are counts, cycles, bytes or times, never rates.
+    if (unit.find('/') != std::string::npos && is_atomq_metric(name))
+      fail(source, line_no, "metric " + name + ": unit '" + unit + "' is a rate; the metric is a count");
     if (!unit_scale(unit, &scale))
       fail(source, line_no, "metric " + name + ": unknown unit '" + unit + "' (export with --print-units base)");
     // Launch statistics ncu adds itself.

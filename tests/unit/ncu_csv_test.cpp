@@ -115,3 +115,18 @@ TEST(NcuCsv, RepeatedColumnsTwoKernelsPerIdAndCommasAreRefused) {
   EXPECT_DOUBLE_EQ(profiles[0].counters.at("sm__cycles_active.sum"), 1234567.5);
   EXPECT_DOUBLE_EQ(profiles[0].counters.at("sm__cycles_active.max"), -1234);
 }
+
+TEST(NcuCsv, GridJunkAndRateUnitsOfCountsAreRefused) {
+  const std::string head(kHeader);
+  std::string good = row("0", "k", "sm__cycles_active.sum", "cycle", "1");
+  for (const char* grid : {"(264, 1, 1)x", "(0x10, 1, 1)", "(1 234, 1, 1)", "(264, 1)"}) {
+    std::string bad = good;
+    bad.replace(bad.find("(264, 1, 1)"), 11, grid);
+    const std::string e = error_of(head + bad);
+    EXPECT_NE(e.find("bad \"Grid Size\""), std::string::npos) << grid << ": " << e;
+  }
+  const std::string e = error_of(head + row("0", "k", "sm__cycles_active.sum", "cycle/second", "1"));
+  EXPECT_NE(e.find("is a rate"), std::string::npos) << e;
+  // A rate is fine for a metric atomq does not read.
+  EXPECT_EQ(error_of(head + good + row("0", "k", "dram__throughput.avg", "byte/second", "5")), "");
+}
