@@ -124,6 +124,31 @@ bool thousands_grouping_ok(const std::string& v) {
   return true;
 }
 
+// The profile a result ID's first row starts: its kernel, launch and device.
+model::KernelProfile new_profile(const std::vector<std::string>& f, std::map<std::string, size_t>& column,
+                                 const std::string& source, size_t line_no, const std::string& id) {
+  model::KernelProfile p;
+  p.kernel_name = f[column["Kernel Name"]];
+  p.source = model::CounterSource::kNcuCsv;
+  p.source_detail = source + " result ID " + id;
+  long long grid[3], block[3];
+  // CUDA's limits, as the kernel-profile reader checks them.
+  if (!parse_dim3(f[column["Grid Size"]], grid) || grid[0] > 2147483647LL || grid[1] > 65535 || grid[2] > 65535)
+    fail(source, line_no, "bad \"Grid Size\" '" + f[column["Grid Size"]] + "'");
+  if (!parse_dim3(f[column["Block Size"]], block) || block[0] > 1024 || block[1] > 1024 || block[2] > 64)
+    fail(source, line_no, "bad \"Block Size\" '" + f[column["Block Size"]] + "'");
+  p.launch.grid = {grid[0], grid[1], grid[2]};
+  p.launch.block = {static_cast<int>(block[0]), static_cast<int>(block[1]), static_cast<int>(block[2])};
+  const std::string cc = f[column["CC"]];
+  int major = 0, minor = 0;
+  if (std::sscanf(cc.c_str(), "%d.%d", &major, &minor) == 2) {
+    p.device.compute_capability_major = major;
+    p.device.compute_capability_minor = minor;
+  }
+  p.device.chip = chip_for_cc(cc);
+  return p;
+}
+
 }  // namespace
 
 std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const std::string& source) {
@@ -164,25 +189,7 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
                                 std::to_string(f.size()) + " (truncated file?)");
     const std::string& id = f[column["ID"]];
     auto [it, inserted] = by_id.emplace(id, profiles.size());
-    if (inserted) {
-      model::KernelProfile p;
-      p.kernel_name = f[column["Kernel Name"]];
-      p.source = model::CounterSource::kNcuCsv;
-      p.source_detail = source + " result ID " + id;
-      long long grid[3], block[3];
-      if (!parse_dim3(f[column["Grid Size"]], grid)) fail(source, line_no, "bad \"Grid Size\" '" + f[column["Grid Size"]] + "'");
-      if (!parse_dim3(f[column["Block Size"]], block)) fail(source, line_no, "bad \"Block Size\" '" + f[column["Block Size"]] + "'");
-      p.launch.grid = {grid[0], grid[1], grid[2]};
-      p.launch.block = {static_cast<int>(block[0]), static_cast<int>(block[1]), static_cast<int>(block[2])};
-      const std::string cc = f[column["CC"]];
-      int major = 0, minor = 0;
-      if (std::sscanf(cc.c_str(), "%d.%d", &major, &minor) == 2) {
-        p.device.compute_capability_major = major;
-        p.device.compute_capability_minor = minor;
-      }
-      p.device.chip = chip_for_cc(cc);
-      profiles.push_back(std::move(p));
-    }
+    if (inserted) profiles.push_back(new_profile(f, column, source, line_no, id));
     model::KernelProfile& p = profiles[it->second];
     if (!inserted && p.kernel_name != f[column["Kernel Name"]])  // never merge two kernels' counters
       fail(source, line_no, "result ID " + id + " names two kernels: \"" + p.kernel_name + "\" and \"" +

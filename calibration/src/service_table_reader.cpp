@@ -143,8 +143,8 @@ SampleSummary read_repeats(const Fields& r, const json& j, const std::string& pa
 
 Cell read_cell(const Fields& r, const json& j, const std::string& path) {
   Cell c;
-  c.n = static_cast<int>(r.integer(j, path, "n"));
-  c.e = static_cast<int>(r.integer(j, path, "e"));
+  c.n = static_cast<int>(r.integer(j, path, "n", 1, 1024));
+  c.e = static_cast<int>(r.integer(j, path, "e", 1, 32));
   c.c = r.number(j, path, "c");
   c.variant = r.enumerated<OpVariant>(j, path, "variant");
   c.pattern = read_pattern(r, r.member(j, path, "pattern"), path + ".pattern");
@@ -192,8 +192,8 @@ std::vector<ControlCell> read_controls(const Fields& r, const json& doc) {
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string path = json_path("controls", i);
     ControlCell c;
-    c.n = static_cast<int>(r.integer(list[i], path, "n"));
-    c.e = static_cast<int>(r.integer(list[i], path, "e"));
+    c.n = static_cast<int>(r.integer(list[i], path, "n", 1, 1024));
+    c.e = static_cast<int>(r.integer(list[i], path, "e", 1, 32));
     c.cycles_per_slot = r.number(list[i], path, "cycles_per_slot");
     if (c.cycles_per_slot < 0) r.fail(path + ".cycles_per_slot", "must not be negative");
     out.push_back(c);

@@ -1,5 +1,6 @@
 #include "atomq/model/kernel_profile.hpp"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "atomq/common/json_fields.hpp"
@@ -17,27 +18,31 @@ bool has_rollup(const std::string& name) {
   return dot != std::string::npos && dot > 0 && dot + 1 < name.size();
 }
 
+// CUDA's limits bound each dimension, so no value narrows and the products fit 64 bits.
 template <typename T, std::size_t N>
-std::array<T, N> dims(const Fields& r, const json& obj, const std::string& path, const char* key) {
+std::array<T, N> dims(const Fields& r, const json& obj, const std::string& path, const char* key,
+                      const std::array<long long, N>& max) {
   const std::string field = json_path(path, key);
   const json& v = r.member(obj, path, key);
   if (!v.is_array() || v.size() != N) r.fail(field, "expected an array of " + std::to_string(N));
   std::array<T, N> out{};
   for (std::size_t i = 0; i < N; ++i)
-    out[i] = static_cast<T>(r.integer(v[i], json_path(field, i), 1));
+    out[i] = static_cast<T>(r.integer(v[i], json_path(field, i), 1, max[i]));
   return out;
 }
+
+constexpr long long kIntMax = std::numeric_limits<int>::max();
 
 LaunchConfig read_launch(const Fields& r, const json& kernel) {
   const std::string path = "kernel.launch";
   const json& launch = r.member(kernel, "kernel", "launch");
   LaunchConfig l;
-  l.grid = dims<long long, 3>(r, launch, path, "grid");
-  l.block = dims<int, 3>(r, launch, path, "block");
-  l.registers_per_thread = static_cast<int>(r.integer(launch, path, "registers_per_thread", 0));
+  l.grid = dims<long long, 3>(r, launch, path, "grid", {kIntMax, 65535, 65535});
+  l.block = dims<int, 3>(r, launch, path, "block", {1024, 1024, 64});
+  l.registers_per_thread = static_cast<int>(r.integer(launch, path, "registers_per_thread", 0, 65536));
   l.shared_mem_bytes_per_block = r.integer(launch, path, "shared_mem_bytes_per_block", 0);
   l.max_active_blocks_per_sm =
-      static_cast<int>(r.integer(launch, path, "max_active_blocks_per_sm", 0));
+      static_cast<int>(r.integer(launch, path, "max_active_blocks_per_sm", 0, kIntMax));
   return l;
 }
 
@@ -50,8 +55,8 @@ DeviceInfo read_device(const Fields& r, const json& doc) {
   const std::string cc = r.str(device, path, "compute_capability");
   if (!parse_compute_capability(cc, d.compute_capability_major, d.compute_capability_minor))
     r.fail("device.compute_capability", "expected \"<major>.<minor>\", got \"" + cc + "\"");
-  d.sm_count = static_cast<int>(r.integer(device, path, "sm_count", 0));
-  d.max_warps_per_sm = static_cast<int>(r.integer(device, path, "max_warps_per_sm", 0));
+  d.sm_count = static_cast<int>(r.integer(device, path, "sm_count", 0, kIntMax));
+  d.max_warps_per_sm = static_cast<int>(r.integer(device, path, "max_warps_per_sm", 0, kIntMax));
   d.sm_clock_mhz = r.number(device, path, "sm_clock_mhz", 0);
   d.dram_peak_bytes_per_s = r.number(device, path, "dram_peak_bytes_per_s", 0);
   return d;

@@ -119,7 +119,7 @@ TEST(NcuCsv, RepeatedColumnsTwoKernelsPerIdAndCommasAreRefused) {
 TEST(NcuCsv, GridJunkAndRateUnitsOfCountsAreRefused) {
   const std::string head(kHeader);
   std::string good = row("0", "k", "sm__cycles_active.sum", "cycle", "1");
-  for (const char* grid : {"(264, 1, 1)x", "(0x10, 1, 1)", "(1 234, 1, 1)", "(264, 1)"}) {
+  for (const char* grid : {"(264, 1, 1)x", "(0x10, 1, 1)", "(1 234, 1, 1)", "(264, 1)", "(264, 65536, 1)"}) {
     std::string bad = good;
     bad.replace(bad.find("(264, 1, 1)"), 11, grid);
     const std::string e = error_of(head + bad);

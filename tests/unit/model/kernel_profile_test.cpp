@@ -65,6 +65,19 @@ TEST(KernelProfile, SymbolIsOptional) {
   EXPECT_NE(error_after([](json& d) { d["kernel"]["symbol"] = 7; }).find("kernel.symbol"), std::string::npos);
 }
 
+// Integers beyond CUDA's limits are refused, never narrowed (4294967297 read as 1).
+TEST(KernelProfile, OutOfRangeIntegersAreRefusedNotNarrowed) {
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["launch"]["block"][0] = 4294967296LL; }).find("kernel.launch.block[0]"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["launch"]["grid"][1] = 65536; }).find("kernel.launch.grid[1]"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["device"]["sm_count"] = 4294967297LL; }).find("device.sm_count"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["version"] = 4294967297LL; }).find("unsupported version 4294967297"),
+            std::string::npos);
+  EXPECT_EQ(error_after([](json& d) { d["kernel"]["launch"]["grid"][0] = 2147483647LL; }), "");
+}
+
 TEST(KernelProfile, LaneBytesHintIsFourOrEight) {
   EXPECT_NE(error_after([](json& d) { d["hints"]["shared_atomic_lane_bytes"] = 6; }).find("hints.shared_atomic_lane_bytes"),
             std::string::npos);
