@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cuda.h>
+#include <cupti.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -17,5 +18,9 @@ namespace atomq::analyzer {
 void initialize_profiler_once();
 std::string cupti_chip_name(std::size_t device_index);
 std::vector<std::uint8_t> counter_availability(CUcontext ctx);
+
+// Subscribes `callback` as atomq (CUPTI allows one subscriber per process) and enables it for
+// every kernel-launch driver call; throws naming the profiler that already holds CUPTI.
+CUpti_SubscriberHandle subscribe_to_launches(CUpti_CallbackFunc callback, void* user);
 
 }  // namespace atomq::analyzer

@@ -185,21 +185,7 @@ InstructionProfilingSession::InstructionProfilingSession(InstructionCollectorOpt
   state_->options.launch_count = std::max<long long>(1, state_->options.launch_count);
   state_->sink = std::move(sink);
   state_->on_error = std::move(on_error);
-  char holder[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = {};
-  CUpti_SubscriberParams params{CUpti_SubscriberParams_STRUCT_SIZE};
-  params.subscriberName = "atomq";
-  params.oldSubscriberName = holder;
-  params.oldSubscriberSize = sizeof holder - 1;
-  const CUptiResult rc = cuptiSubscribe_v2(&state_->subscriber, &State::callback, state_.get(), &params);
-  if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-    throw std::runtime_error(std::string("another profiler already holds CUPTI in this process (") +
-                             (holder[0] ? holder : "unknown") + ")");
-  ATOMQ_CUPTI(rc);
-  for (CUpti_CallbackId id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
-    ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
+  state_->subscriber = subscribe_to_launches(&State::callback, state_.get());
 }
 
 InstructionProfilingSession::~InstructionProfilingSession() {

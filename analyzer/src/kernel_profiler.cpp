@@ -13,6 +13,7 @@
 
 #include "atomq/analyzer/metric_list.hpp"
 #include "atomq/cuda/check.hpp"
+#include "cupti_session_setup.hpp"
 #include "kernel_profiler_internal.hpp"
 
 namespace atomq::analyzer {
@@ -188,23 +189,8 @@ KernelProfilingSession::KernelProfilingSession(ProfilerOptions options, ProfileS
   if (state_->options.metrics.empty()) state_->options.metrics = atomq_metric_names();
   state_->sink = std::move(sink);
 
-  char holder[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = {};
-  CUpti_SubscriberParams params{CUpti_SubscriberParams_STRUCT_SIZE};
-  params.subscriberName = "atomq";
-  params.oldSubscriberName = holder;
-  params.oldSubscriberSize = sizeof holder - 1;
-  const CUptiResult rc = cuptiSubscribe_v2(&state_->subscriber, &State::callback, state_.get(), &params);
-  if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-    throw std::runtime_error(std::string("another profiler already holds CUPTI in this process (") +
-                             (holder[0] ? holder : "unknown") +
-                             "): run atomq without ncu, nsys, compute-sanitizer or a framework profiler");
-  ATOMQ_CUPTI(rc);
-  for (CUpti_CallbackId id :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+  state_->subscriber = subscribe_to_launches(&State::callback, state_.get());
+  for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
     ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
   ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                   CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING));

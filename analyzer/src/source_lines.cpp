@@ -18,11 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using detail::trimmed;
 
 // `//## File "A", line 112 inlined at "B", line 40`: the last "file", line pair (B:40).
 std::optional<std::string> call_site(std::string_view s) {
@@ -70,17 +66,9 @@ void NvdisasmLineParser::add_line(std::string_view line) {
     if (const std::optional<std::string> site = call_site(s)) current_ = *site;
     return;
   }
-  if (s.rfind("/*", 0) != 0 || current_.empty()) return;
-  const size_t close = s.find("*/");
-  if (close == std::string_view::npos) return;
-  const std::string_view hex = s.substr(2, close - 2);
-  if (hex.empty() || hex.size() > 15) return;
-  long long offset = 0;
-  for (char c : hex) {
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return;
-    offset = offset * 16 + (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10);
-  }
-  (*current_function_)[offset] = current_;
+  if (current_.empty()) return;
+  if (const std::optional<SassInstruction> instruction = parse_sass_instruction(s))
+    (*current_function_)[instruction->offset] = current_;
 }
 
 namespace {

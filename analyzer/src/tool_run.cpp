@@ -15,6 +15,12 @@ std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
 ToolRun run_tool(const std::string& command, const std::function<void(std::string_view)>& line) {
   ToolRun run;
   FILE* pipe = popen(command.c_str(), "r");
@@ -27,12 +33,7 @@ ToolRun run_tool(const std::string& command, const std::function<void(std::strin
   try {
     for (ssize_t n = 0; (n = getline(&buffer, &capacity, pipe)) >= 0;) {
       std::string_view text(buffer, static_cast<size_t>(n));
-      if (run.first_line.empty()) {
-        std::string_view t = text;
-        while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
-        while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
-        run.first_line = std::string(t);
-      }
+      if (run.first_line.empty()) run.first_line = std::string(trimmed(text));
       line(text);
     }
   } catch (const std::exception& e) {

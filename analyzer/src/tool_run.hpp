@@ -10,6 +10,9 @@ namespace atomq::analyzer::detail {
 
 std::string shell_quoted(const std::string& s);
 
+// `s` without leading and trailing white space (a tool's line as printed).
+std::string_view trimmed(std::string_view s);
+
 struct ToolRun {
   int exit_code = -1;
   std::string first_line;  // trimmed
