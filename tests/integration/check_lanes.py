@@ -3,18 +3,15 @@ data-bytes counter, exact (1e-6) for ATOMS.POPC.INC, ADD and CAS at e = 1, 8, 32
 with the reason named, for the CAS loop's ATOMS.CAST.SPIN. GPU and cuobjdump only."""
 import json
 import pathlib
-import shutil
 import subprocess
 import sys
 
+from gpu_skip import require_gpu, require_tool
+
 atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 work.mkdir(parents=True, exist_ok=True)
-if subprocess.run([atomq, "devices"], capture_output=True).returncode != 0:
-    print("SKIPPED: no GPU")
-    sys.exit(77)
-if not shutil.which("cuobjdump") and not pathlib.Path("/usr/local/cuda/bin/cuobjdump").exists():
-    print("SKIPPED: no cuobjdump (the lane width comes from the SASS)")
-    sys.exit(77)
+require_gpu(atomq)
+require_tool("cuobjdump", "the lane width comes from the SASS")
 
 out = work / "lanes.json"
 p = subprocess.run([atomq, "analyze", "-o", str(out), "--", app], capture_output=True, text=True, timeout=600)

@@ -5,18 +5,15 @@ float and 64-bit CAS loops on one word give cas_retry with >= 20 attempts per up
 atomic-bound class; one word per lane gives <= 1.2 attempts. GPU and cuobjdump only."""
 import json
 import pathlib
-import shutil
 import subprocess
 import sys
 
+from gpu_skip import require_gpu, require_tool
+
 atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 work.mkdir(parents=True, exist_ok=True)
-if subprocess.run([atomq, "devices"], capture_output=True).returncode != 0:
-    print("SKIPPED: no GPU")
-    sys.exit(77)
-if not shutil.which("cuobjdump") and not pathlib.Path("/usr/local/cuda/bin/cuobjdump").exists():
-    print("SKIPPED: no cuobjdump (sites need the SASS listing)")
-    sys.exit(77)
+require_gpu(atomq)
+require_tool("cuobjdump", "sites need the SASS listing")
 
 out = work / "sites.json"
 p = subprocess.run([atomq, "analyze", "--instructions", "5", "-o", str(out), "--", app],

@@ -16,14 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                               \
-  do {                                                                                            \
-    cudaError_t rc_ = (call);                                                                     \
-    if (rc_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(rc_)); \
-      std::exit(2);                                                                               \
-    }                                                                                             \
-  } while (0)
+#include "exit_on_cuda_error.cuh"
 
 constexpr int kBlocks = 264;
 constexpr int kThreads = 256;  // 8 warps
