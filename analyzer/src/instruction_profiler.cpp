@@ -22,6 +22,8 @@ namespace atomq::analyzer {
 
 namespace {
 
+// The SASS metrics the session collects, in the order of InstructionRecord's fields.
+constexpr int kInstructionMetricCount = 4;
 constexpr const char* kMetricNames[kInstructionMetricCount] = {
     "smsp__sass_inst_executed", "smsp__sass_thread_inst_executed_pred_on",
     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared", "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"};
@@ -38,7 +40,6 @@ double& field(model::InstructionRecord& r, int metric) {
 
 }  // namespace
 
-const char* const* instruction_metric_names() { return kMetricNames; }
 
 struct InstructionProfilingSession::State {
   InstructionCollectorOptions options;

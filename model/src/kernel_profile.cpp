@@ -109,7 +109,9 @@ InstructionProfile read_instructions(const Fields& r, const json& doc, const std
   r.only(doc, path, {"launches", "records", "loops", "has_listing", "source_lines_reason"});
   InstructionProfile p;
   p.launches = r.integer(doc, path, "launches", 1);
-  p.has_listing = r.member(doc, path, "has_listing").is_boolean() && doc["has_listing"].get<bool>();
+  const json& listing = r.member(doc, path, "has_listing");
+  if (!listing.is_boolean()) r.fail(json_path(path, "has_listing"), "expected true or false");
+  p.has_listing = listing.get<bool>();
   p.source_lines_reason = r.optional_str(doc, path, "source_lines_reason");
   const json& records = r.array(doc, path, "records", EmptyArray::kAllowed);
   long long previous = -1;

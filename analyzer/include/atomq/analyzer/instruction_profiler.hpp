@@ -50,8 +50,4 @@ class InstructionProfilingSession {
   std::unique_ptr<State> state_;
 };
 
-// The SASS metrics the session collects, in the order of InstructionRecord's fields.
-const char* const* instruction_metric_names();
-inline constexpr int kInstructionMetricCount = 4;
-
 }  // namespace atomq::analyzer
