@@ -12,6 +12,8 @@
 #include <optional>
 #include <regex>
 
+#include <spdlog/spdlog.h>
+
 #include "atomq/analyzer/injected_run.hpp"
 #include "atomq/analyzer/instruction_join.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
@@ -38,7 +40,31 @@ struct AnalyzeArgs {
   std::string instructions = "auto";  // per-instruction runs: "auto", or for this many kernels (0: none)
   std::string instruction_regex;      // or for the kernels matching this
   long long instruction_launches = 1;
+  int instruction_jobs = 4;  // per-instruction runs side by side
 };
+
+// The per-instruction runs, one per symbol, `instruction_jobs` side by side. A run that fails
+// beside others (e.g. the program wants most of the GPU's memory) is repeated alone.
+std::vector<analyzer::InjectedRun> instruction_runs(const AnalyzeArgs& a, const std::vector<std::string>& symbols) {
+  std::vector<analyzer::CollectorOptions> options;
+  std::vector<std::string> streams;
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    options.push_back(a.collector);
+    options.back().instruction_symbol = symbols[i];
+    options.back().instruction_launches = a.instruction_launches;
+    streams.push_back(a.output + ".instructions-" + std::to_string(i) + ".jsonl");
+  }
+  const int jobs = std::min<int>(a.instruction_jobs, static_cast<int>(symbols.size()));
+  std::vector<analyzer::InjectedRun> runs = analyzer::run_side_by_side(a.program, options, streams, jobs);
+  if (jobs > 1)
+    for (size_t i = 0; i < runs.size(); ++i)
+      if (runs[i].instructions.empty() && runs[i].exit_code != 0) {
+        spdlog::warn("the per-instruction run for {} failed beside others (exit code {}): running it alone",
+                     symbols[i], runs[i].exit_code);
+        runs[i] = analyzer::run_under_injection(a.program, options[i], streams[i]);
+      }
+  return runs;
+}
 
 // One more run of the program per kernel of interest, with per-instruction collection (one
 // kernel per process: atomq/analyzer/instruction_profiler.hpp); the counts join the kernel's
@@ -65,12 +91,9 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
   const std::string arch = arch_of.empty() ? "" : arch_of.begin()->second;
   auto lines_future = std::async(std::launch::async, [&] { return analyzer::source_lines(binary, with_sass, arch); });
   std::optional<std::map<std::string, analyzer::SourceLines>> lines_by_symbol;
+  const std::vector<analyzer::InjectedRun> runs = instruction_runs(a, symbols);
   for (size_t i = 0; i < symbols.size(); ++i) {
-    analyzer::CollectorOptions options = a.collector;
-    options.instruction_symbol = symbols[i];
-    options.instruction_launches = a.instruction_launches;
-    const analyzer::InjectedRun run = analyzer::run_under_injection(
-        a.program, options, a.output + ".instructions-" + std::to_string(i) + ".jsonl");
+    const analyzer::InjectedRun& run = runs[i];
     const std::string name = analyzer::demangle(symbols[i]);
     if (run.instructions.empty()) {
       r.info.warnings.push_back("no per-instruction counts for " + name +
@@ -178,6 +201,10 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--instruction-launches", args->instruction_launches,
                   "launches of a kernel its per-instruction counts sum over (default 1)")
       ->check(CLI::Range(1LL, 1000000LL));
+  sub->add_option("--instruction-jobs", args->instruction_jobs,
+                  "per-instruction runs of the program side by side (default 4; 1: one after another, for a "
+                  "program that cannot run twice at once)")
+      ->check(CLI::Range(1, 64));
   sub->add_option("program", args->program, "-- PROGRAM ARGS...");
 }
 

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -169,25 +170,14 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-}  // namespace
-
-InjectedRun run_under_injection(const std::vector<std::string>& program, const CollectorOptions& options,
-                                const std::string& stream_path) {
-  if (program.empty()) throw std::invalid_argument("no program to run");
-  fs::remove(stream_path);  // the collector appends
-  const Environment environment = child_environment(options, stream_path);
-  spdlog::debug("running {} with {}={}", joined(program), env::kInjectionPath, environment.at(env::kInjectionPath));
+// What the program left: its exit status, the profiles and the collector's messages.
+InjectedRun finished_run(const std::vector<std::string>& program, const Started& started, int status,
+                         const std::string& stream_path) {
   InjectedRun r;
-  int status = 0;
-  {
-    const TerminalSignalsIgnored signals;
-    const Started started = start(program, environment, signals);
-    status = wait_for(started.pid);
-    if (started.exec_errno != 0) {
-      r.exec_error = std::strerror(started.exec_errno);
-      r.exit_code = 127;
-      return r;
-    }
+  if (started.exec_errno != 0) {
+    r.exec_error = std::strerror(started.exec_errno);
+    r.exit_code = 127;
+    return r;
   }
   r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + r.signal;
@@ -202,6 +192,53 @@ InjectedRun run_under_injection(const std::vector<std::string>& program, const C
     r.info.launches.launches_profiled = static_cast<long long>(r.profiles.size());
   if (!r.collector_error.empty()) r.info.warnings.push_back("profiling error: " + r.collector_error);
   return r;
+}
+
+}  // namespace
+
+InjectedRun run_under_injection(const std::vector<std::string>& program, const CollectorOptions& options,
+                                const std::string& stream_path) {
+  return std::move(run_side_by_side(program, {options}, {stream_path}, 1).front());
+}
+
+std::vector<InjectedRun> run_side_by_side(const std::vector<std::string>& program,
+                                          const std::vector<CollectorOptions>& options,
+                                          const std::vector<std::string>& stream_paths, int jobs) {
+  if (program.empty()) throw std::invalid_argument("no program to run");
+  if (options.size() != stream_paths.size()) throw std::invalid_argument("one stream path per run expected");
+  jobs = std::max(jobs, 1);
+  std::vector<Environment> environments;
+  for (size_t i = 0; i < options.size(); ++i) {
+    fs::remove(stream_paths[i]);  // the collector appends
+    environments.push_back(child_environment(options[i], stream_paths[i]));
+    spdlog::debug("running {} with {}={} -> {}", joined(program), env::kInjectionPath,
+                  environments.back().at(env::kInjectionPath), stream_paths[i]);
+  }
+  std::vector<Started> started(options.size());
+  std::vector<int> status(options.size(), 0);
+  {
+    // One guard for the batch: each child restores atomq's own dispositions before exec.
+    const TerminalSignalsIgnored signals;
+    size_t waited = 0;  // runs 0..waited-1 have ended
+    auto wait_oldest = [&] {
+      status[waited] = wait_for(started[waited].pid);
+      ++waited;
+    };
+    try {
+      for (size_t i = 0; i < options.size(); ++i) {
+        // Our own children only, oldest first: another thread may be running tools meanwhile.
+        while (i - waited >= static_cast<size_t>(jobs)) wait_oldest();
+        started[i] = start(program, environments[i], signals);
+      }
+    } catch (...) {  // fork failed: leave no child unreaped
+      while (waited < options.size() && started[waited].pid > 0) wait_oldest();
+      throw;
+    }
+    while (waited < options.size()) wait_oldest();
+  }
+  std::vector<InjectedRun> runs;
+  for (size_t i = 0; i < options.size(); ++i) runs.push_back(finished_run(program, started[i], status[i], stream_paths[i]));
+  return runs;
 }
 
 std::string collector_error_fix(const std::string& error) {

@@ -34,6 +34,13 @@ struct InjectedRun {
 InjectedRun run_under_injection(const std::vector<std::string>& program, const CollectorOptions& options,
                                 const std::string& stream_path);
 
+// Runs `program` once per entry of `options`, each streaming to its stream_paths entry, at
+// most `jobs` at a time (started in order; runs side by side share the GPU and the terminal).
+// One result per run, in the order given; throws as run_under_injection does.
+std::vector<InjectedRun> run_side_by_side(const std::vector<std::string>& program,
+                                          const std::vector<CollectorOptions>& options,
+                                          const std::vector<std::string>& stream_paths, int jobs);
+
 // What fixes a collector error, as one sentence starting with " Fix: " ("" when unknown):
 // missing counter permissions, another profiler holding CUPTI, a missing libnvperf_host.so.
 std::string collector_error_fix(const std::string& collector_error);

@@ -1,0 +1,86 @@
+// Running a program under the collector's environment, several side by side: each run gets
+// its own collector variables and result, in order, and no more than `jobs` run at once.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "atomq/analyzer/injected_run.hpp"
+
+namespace atomq::analyzer {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SideBySide : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("atomq_side_by_side_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    setenv(env::kInjectLib, "/nonexistent/libatomq_inject.so", 1);  // a shell loads no CUDA
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `count` shells, run i with instruction symbol "x" * (i + 1): each logs its start and
+  // end to one file and exits with its symbol's length.
+  std::vector<InjectedRun> run(int count, int jobs) {
+    const std::string log = (dir_ / "log").string();
+    const std::string script = "echo start >> " + log + "; sleep 0.4; echo end >> " + log +
+                               "; exit ${#" + env::kInstructionSymbol + "}";
+    std::vector<CollectorOptions> options(count);
+    std::vector<std::string> streams;
+    for (int i = 0; i < count; ++i) {
+      options[i].instruction_symbol = std::string(i + 1, 'x');
+      streams.push_back((dir_ / ("stream-" + std::to_string(i))).string());
+    }
+    return run_side_by_side({"sh", "-c", script}, options, streams, jobs);
+  }
+
+  // The most runs that were between their start and end at once.
+  int most_at_once() const {
+    std::ifstream in(dir_ / "log");
+    int now = 0, most = 0;
+    for (std::string line; std::getline(in, line);) {
+      now += line == "start" ? 1 : -1;
+      most = std::max(most, now);
+    }
+    return most;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(SideBySide, EachRunHasItsOwnVariablesAndResultInOrder) {
+  const auto runs = run(5, 2);
+  ASSERT_EQ(runs.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_TRUE(runs[i].exec_error.empty());
+    EXPECT_EQ(runs[i].exit_code, i + 1) << "run " << i;
+    EXPECT_EQ(runs[i].info.program_exit_code, i + 1);
+  }
+}
+
+TEST_F(SideBySide, NoMoreThanJobsRunAtOnce) {
+  run(4, 2);
+  EXPECT_EQ(most_at_once(), 2);
+  fs::remove(dir_ / "log");
+  run(3, 1);
+  EXPECT_EQ(most_at_once(), 1);
+}
+
+TEST_F(SideBySide, AProgramThatCannotStartIsReportedForEveryRun) {
+  std::vector<CollectorOptions> options(2);
+  const auto runs = run_side_by_side({"/nonexistent/program"}, options,
+                                     {(dir_ / "a").string(), (dir_ / "b").string()}, 2);
+  ASSERT_EQ(runs.size(), 2u);
+  for (const auto& r : runs) {
+    EXPECT_FALSE(r.exec_error.empty());
+    EXPECT_EQ(r.exit_code, 127);
+  }
+}
+
+}  // namespace
+}  // namespace atomq::analyzer
