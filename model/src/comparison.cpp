@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace atomq::model {
@@ -65,6 +66,9 @@ void add_hidden_memory_bottleneck(KernelComparison& c, const KernelAnalysis& a,
 
 }  // namespace
 
+// U differences below this are the counters' run-to-run noise, not a change.
+constexpr double kUtilizationNoise = 0.03;
+
 KernelComparison compare(const KernelAnalysis& a, const KernelAnalysis& b, const Rules& rules) {
   KernelComparison c;
   c.kernel_a = a.kernel_name;
@@ -80,22 +84,29 @@ KernelComparison compare(const KernelAnalysis& a, const KernelAnalysis& b, const
   }
   add_rows(c, a, b);
 
-  const double du = a.utilization.mean - b.utilization.mean;
-  c.more_atomic_bound = std::fabs(du) < 0.01 ? "equal" : (du > 0 ? "a" : "b");
+  // Counter noise puts a saturated unit slightly above 100%, and U differs by a few percent
+  // between runs of one kernel: neither makes one kernel "more bound" than another.
+  const double ua = std::min(a.utilization.mean, 1.0), ub = std::min(b.utilization.mean, 1.0);
+  const double du = ua - ub;
+  c.more_atomic_bound = std::fabs(du) < kUtilizationNoise ? "equal" : (du > 0 ? "a" : "b");
 
   const KernelAnalysis& hi = du >= 0 ? a : b;
   const KernelAnalysis& lo = du >= 0 ? b : a;
   add_hidden_memory_bottleneck(c, a, b, hi, lo, du, rules);
 
+  const bool both_saturated = std::min(ua, ub) >= 1.0 - kUtilizationNoise;
   c.summary = c.more_atomic_bound == "equal"
-                  ? fmt::format("{} and {} load the atomic unit equally (U {:.0f}%).",
-                                a.kernel_name, b.kernel_name, 100 * a.utilization.mean)
+                  ? (both_saturated ? fmt::format("{} and {} both saturate the shared atomic unit (U 100%).",
+                                                  a.kernel_name, b.kernel_name)
+                                    : fmt::format("{} and {} load the atomic unit equally (U {:.0f}%, within {:.0f} "
+                                                  "points).",
+                                                  a.kernel_name, b.kernel_name, 100 * ua, 100 * kUtilizationNoise))
                   : fmt::format("{} is more bound by the shared atomic unit (U {:.0f}%, {}, e "
                                 "{:.1f}, k {:.1f}) than {} (U {:.0f}%, {}, e {:.1f}, k {:.1f}).",
-                                hi.kernel_name, 100 * hi.utilization.mean,
+                                hi.kernel_name, 100 * std::min(hi.utilization.mean, 1.0),
                                 enum_name(hi.utilization_class), hi.inputs.active_lanes,
                                 hi.inputs.wavefronts_per_instruction, lo.kernel_name,
-                                100 * lo.utilization.mean, enum_name(lo.utilization_class),
+                                100 * std::min(lo.utilization.mean, 1.0), enum_name(lo.utilization_class),
                                 lo.inputs.active_lanes, lo.inputs.wavefronts_per_instruction);
   return c;
 }

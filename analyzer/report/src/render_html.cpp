@@ -45,6 +45,28 @@ void row(std::string& h, const std::vector<std::string>& escaped_cells, const ch
   h += "</tr>\n";
 }
 
+// The headline lines, then the kernels ranked by time at stake (launches taken together).
+void ranked_section(std::string& h, const Report& report) {
+  h += "<ol class=\"headline\">\n";
+  for (const auto& line : report.headlines) h += "<li>" + escape(line) + "</li>\n";
+  h += "</ol>\n<h2>Kernels by time at stake</h2>\n<p>Launches of one kernel taken together; time at stake is what "
+       "the best what-if of each launch saves. Figures of a kernel with several launches are those of its slowest "
+       "launch.</p>\n<table class=\"summary\">\n";
+  row(h, {"kernel", "launches", "total time", "median time", "share of GPU time", "time at stake", "U", "L2 U", "binds",
+          "class", "best what-if", "predicted gain"}, "th");
+  for (const auto& s : report.summaries) {
+    const auto& k = report.kernels[s.slowest];
+    const auto& a = k.analysis;
+    const bool queue = a.evaluated && a.inputs.instructions > 0;
+    row(h, {"<a href=\"#k-" + escape(k.label) + "\">" + escape(s.name) + "</a>", std::to_string(s.launches.size()),
+            duration(s.total_ns), duration(s.median_ns), share(s.gpu_time_share),
+            s.time_at_stake_ns > 0 ? duration(s.time_at_stake_ns) : "-", queue ? utilization(a.utilization.mean) : "-",
+            l2_utilization(a), escape(enum_name(a.binding_unit)), class_span(a.utilization_class),
+            k.best_what_if ? escape(k.best_what_if->change) : "-", k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
+  }
+  h += "</table>\n";
+}
+
 void summary_table(std::string& h, const std::vector<ReportKernel>& kernels) {
   h += "<table class=\"summary\">\n";
   row(h, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "L2 U", "binds", "class",
@@ -57,7 +79,7 @@ void summary_table(std::string& h, const std::vector<ReportKernel>& kernels) {
               escape(enum_name(a.binding_unit)), class_span(a.utilization_class), "-", "-"});
       continue;
     }
-    row(h, {label, duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
+    row(h, {label, duration(k.duration_ns), utilization(a.utilization.mean), utilization(a.utilization.max),
             number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
             number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
             l2_utilization(a), escape(enum_name(a.binding_unit)), class_span(a.utilization_class),
@@ -103,7 +125,7 @@ void kernel_block(std::string& h, const ReportKernel& k) {
   if (a.evaluated && a.inputs.instructions > 0)  // an idle shared unit has no queue figures
     h += fmt::format("<p>U mean {} (busiest SM {}; {} to {} with n̂ halved / doubled); n̂ {} warps ({}), e {} ({}: {}), c {}, "
                      "k {}, S {} cycles; {} (response {} cycles, unloaded latency {}).</p>\n",
-                     percent(a.utilization.mean), percent(a.utilization.max), percent(a.utilization.low),
+                     utilization(a.utilization.mean), utilization(a.utilization.max), percent(a.utilization.low),
                      percent(a.utilization.high), number(a.queue_length), escape(a.queue_length_method),
                      number(a.inputs.active_lanes), enum_name(a.inputs.active_lanes_origin),
                      escape(a.inputs.active_lanes_basis), number(a.inputs.cas_share),
@@ -187,6 +209,7 @@ std::string render_html(const Report& report) {
                   escape(report.title) + "</title>\n<style>\n" + detail::report_css_source() + "</style>\n<script>\n" +
                   kErrorRecorder + "\n</script>\n</head>\n<body>\n";
   h += "<h1>" + escape(report.title) + "</h1>\n";
+  ranked_section(h, report);
   for (const auto& note : report.notes) h += "<p class=\"note\">" + escape(note) + "</p>\n";
   h += fmt::format("<p>Service-time table <code>{}</code> ({}): {} {}, {} grid, driver {}, measured {} by atomq {}. "
                    "U is the share of time the SM's shared atomic unit is busy, L2 U that of the hottest L2 slice's "
@@ -195,7 +218,7 @@ std::string render_html(const Report& report) {
                    escape(report.table_path), escape(report.table_origin), escape(p.device.name), escape(p.device.chip),
                    escape(p.grid_name), escape(p.driver_release), escape(p.created_utc), escape(p.atomq_commit));
 
-  h += "<h2>Summary</h2>\n<div class=\"grid2\">\n";
+  h += "<h2>Launches</h2>\n<div class=\"grid2\">\n";
   h += "<div class=\"chart\"><canvas id=\"chart-utilization\" data-atomq-chart=\"utilization\"></canvas></div>\n";
   bool any_what_if = false;
   for (const auto& k : report.kernels) any_what_if |= k.best_what_if.has_value();

@@ -34,6 +34,21 @@ void table_header(std::string& md, const std::vector<std::string>& cells) {
   md += "\n";
 }
 
+void ranked_table(std::string& md, const Report& report) {
+  table_header(md, {"kernel", "launches", "total time", "median time", "share of GPU time", "time at stake", "U", "L2 U",
+                    "binds", "class", "best what-if", "predicted gain"});
+  for (const auto& s : report.summaries) {
+    const auto& k = report.kernels[s.slowest];
+    const auto& a = k.analysis;
+    const bool queue = a.evaluated && a.inputs.instructions > 0;
+    table_row(md, {s.name, std::to_string(s.launches.size()), duration(s.total_ns), duration(s.median_ns),
+                   share(s.gpu_time_share), s.time_at_stake_ns > 0 ? duration(s.time_at_stake_ns) : "-",
+                   queue ? utilization(a.utilization.mean) : "-", l2_utilization(a), enum_name(a.binding_unit),
+                   enum_name(a.utilization_class), k.best_what_if ? k.best_what_if->change : "-",
+                   k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
+  }
+}
+
 void summary_table(std::string& md, const std::vector<ReportKernel>& kernels) {
   table_header(md, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "L2 U", "binds",
                     "class", "best what-if", "predicted gain"});
@@ -44,7 +59,7 @@ void summary_table(std::string& md, const std::vector<ReportKernel>& kernels) {
                      enum_name(a.binding_unit), enum_name(a.utilization_class), "-", "-"});
       continue;
     }
-    table_row(md, {k.label, duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
+    table_row(md, {k.label, duration(k.duration_ns), utilization(a.utilization.mean), utilization(a.utilization.max),
                    number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
                    number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
                    l2_utilization(a), enum_name(a.binding_unit), enum_name(a.utilization_class),
@@ -83,7 +98,7 @@ void l2_lines(std::string& md, const model::KernelAnalysis& a) {
     return;
   }
   md += fmt::format("- L2 queue: class **{}**, hottest slice U {} at S = {} L2 cycles per request; {}\n",
-                    enum_name(q.utilization_class), percent(q.utilization), number(q.service_cycles), q.basis_text);
+                    enum_name(q.utilization_class), utilization(q.utilization), number(q.service_cycles), q.basis_text);
   md += fmt::format("- L2 op {} ({}: {}); {} requests, {} at the hottest of {} slices; {}\n", enum_name(q.op),
                     enum_name(q.op_origin), q.op_reason, number(q.inputs.requests), percent(q.inputs.hottest_share),
                     q.inputs.slices, q.busy_cross_check);
@@ -99,7 +114,7 @@ void kernel_section(std::string& md, const ReportKernel& k) {
   l2_lines(md, a);
   if (a.evaluated && a.inputs.instructions > 0) {  // an idle shared unit has no queue figures
     md += fmt::format("- class: **{}**; U mean {} (max over SMs {}; {} to {} with n̂ halved / doubled)\n",
-                      enum_name(a.utilization_class), percent(a.utilization.mean), percent(a.utilization.max),
+                      enum_name(a.utilization_class), utilization(a.utilization.mean), utilization(a.utilization.max),
                       percent(a.utilization.low), percent(a.utilization.high));
     md += fmt::format("- n̂ = {} warps ({}), e = {} ({}: {}), c = {}, k = {}, S = {} cycles per warp instruction\n",
                       number(a.queue_length), a.queue_length_method, number(a.inputs.active_lanes),
@@ -151,6 +166,8 @@ void comparison_section(std::string& md, const ReportComparison& c) {
 
 std::string render_markdown(const Report& report) {
   std::string md = "# " + report.title + "\n\n";
+  for (size_t i = 0; i < report.headlines.size(); ++i) md += fmt::format("{}. {}\n", i + 1, cell(report.headlines[i]));
+  md += "\n";
   for (const auto& note : report.notes) md += "> " + note + "\n>\n";
   if (!report.notes.empty()) md.resize(md.size() - 2), md += "\n";
   const auto& p = report.table_provenance;
@@ -162,7 +179,11 @@ std::string render_markdown(const Report& report) {
         "n̂ warps in flight, e active lanes, c CAS share, k wavefronts per instruction, S the calibrated "
         "service time.\n\n";
 
-  md += "## Summary\n\n";
+  md += "## Kernels by time at stake\n\n";
+  md += "Launches of one kernel taken together; time at stake is what the best what-if of each launch "
+        "saves. Figures of a kernel with several launches are those of its slowest launch.\n\n";
+  ranked_table(md, report);
+  md += "\n## Launches\n\n";
   summary_table(md, report.kernels);
   md += "\n";
   if (!report.baseline_kernels.empty()) {

@@ -1,5 +1,5 @@
-// A short plain-text summary for the terminal: one line per kernel, then what to do and what
-// the comparisons show.
+// A short plain-text summary for the terminal: the headline lines first, then one row per
+// kernel ranked by time at stake, what to do for each, and what the comparisons show.
 #include <fmt/format.h>
 
 #include "report_format.hpp"
@@ -8,39 +8,55 @@ namespace atomq::report {
 
 using namespace detail;
 
+namespace {
+
+std::string kernel_rows(const Report& report) {
+  size_t width = 6;
+  for (const auto& s : report.summaries) width = std::max(width, s.name.size());
+  width = std::min<size_t>(width, 40);
+  const auto row = [width](const std::vector<std::string>& c) {
+    std::string name = c[0].size() > width ? c[0].substr(0, width - 1) + "~" : c[0];
+    return fmt::format("{:<{}} {:>4} {:>11} {:>6} {:>11} {:>7} {:>7} {:>5} {:>5}  {}\n", name, width, c[1], c[2], c[3],
+                       c[4], c[5], c[6], c[7], c[8], c[9]);
+  };
+  std::string out = row({"kernel", "n", "time", "share", "at stake", "U", "L2 U", "e", "k", "class"});
+  for (const auto& s : report.summaries) {
+    const auto& k = report.kernels[s.slowest];
+    const auto& a = k.analysis;
+    const bool queue = a.evaluated && a.inputs.instructions > 0;
+    out += row({s.name, std::to_string(s.launches.size()), duration(s.total_ns), share(s.gpu_time_share),
+                s.time_at_stake_ns > 0 ? duration(s.time_at_stake_ns) : "-", queue ? utilization(a.utilization.mean) : "-",
+                l2_utilization(a), queue ? number(a.inputs.active_lanes) : "-",
+                queue ? number(a.inputs.wavefronts_per_instruction) : "-", enum_name(a.utilization_class)});
+  }
+  return out;
+}
+
+std::string kernel_advice(const ReportKernel& k, const std::string& name) {
+  std::string out;
+  const auto* head = headline_finding(k.analysis);
+  out += fmt::format("{}: {}\n", name, head ? head->title : "no finding");
+  out += fmt::format("    {}; binds: {}\n", atomic_units_summary(k.analysis), enum_name(k.analysis.binding_unit));
+  for (const auto* f : other_findings(k.analysis)) out += "    " + f->title + "\n";
+  const std::string advice = main_recommendation(k);
+  if (!advice.empty()) out += "    -> " + advice + "\n";
+  if (k.best_what_if)
+    out += fmt::format("    what-if: {}: predicted {} faster{}\n", k.best_what_if->change, speedup(k.best_what_if->speedup),
+                       k.best_what_if->outside_calibrated_range ? " (outside the calibrated range)" : "");
+  return out;
+}
+
+}  // namespace
+
 std::string render_terminal_summary(const Report& report) {
   std::string out;
-  size_t width = 6;
-  for (const auto& k : report.kernels) width = std::max(width, k.label.size());
-  width = std::min<size_t>(width, 48);
-  out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", "kernel", width, "time", "U",
-                     "U max", "L2 U", "n^", "e", "c", "k", "class");
-  for (const auto& k : report.kernels) {
-    const auto& a = k.analysis;
-    const std::string label = k.label.size() > width ? k.label.substr(0, width - 1) + "~" : k.label;
-    if (!a.evaluated) {
-      out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width,
-                         duration(k.duration_ns), "-", "-", l2_utilization(a), "-", "-", "-", "-",
-                         enum_name(a.utilization_class));
-      continue;
-    }
-    out += fmt::format("{:<{}} {:>10} {:>6} {:>6} {:>6} {:>6} {:>5} {:>5} {:>5}  {}\n", label, width,
-                       duration(k.duration_ns), percent(a.utilization.mean), percent(a.utilization.max),
-                       l2_utilization(a), number(a.queue_length),
-                       number(a.inputs.active_lanes), number(a.inputs.cas_share),
-                       number(a.inputs.wavefronts_per_instruction), enum_name(a.utilization_class));
-  }
-  out += "\n";
-  for (const auto& k : report.kernels) {
-    const auto* head = headline_finding(k.analysis);
-    out += fmt::format("{}: {}\n", k.label, head ? head->title : "no finding");
-    out += fmt::format("    {}; binds: {}\n", atomic_units_summary(k.analysis), enum_name(k.analysis.binding_unit));
-    for (const auto* f : other_findings(k.analysis)) out += "    " + f->title + "\n";
-    const std::string advice = main_recommendation(k);
-    if (!advice.empty()) out += "    -> " + advice + "\n";
-    if (k.best_what_if)
-      out += fmt::format("    what-if: {}: predicted {} faster{}\n", k.best_what_if->change, speedup(k.best_what_if->speedup),
-                         k.best_what_if->outside_calibrated_range ? " (outside the calibrated range)" : "");
+  for (size_t i = 0; i < report.headlines.size(); ++i) out += fmt::format("{}. {}\n", i + 1, report.headlines[i]);
+  out += "\n" + kernel_rows(report) + "\n";
+  for (const auto& s : report.summaries) {
+    const auto& k = report.kernels[s.slowest];
+    out += kernel_advice(k, s.launches.size() > 1 ? k.label + " (slowest of " + std::to_string(s.launches.size()) +
+                                                        " launches)"
+                                                  : k.label);
   }
   if (!report.comparisons.empty()) out += "\n";
   for (const auto& c : report.comparisons) {
@@ -50,6 +66,7 @@ std::string render_terminal_summary(const Report& report) {
                          b_against_a(*c.duration_a_ns, *c.duration_b_ns));
     out += "\n";
   }
+  for (const auto& u : report.unmatched) out += "unmatched: " + u + "\n";
   return out;
 }
 

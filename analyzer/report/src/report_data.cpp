@@ -142,6 +142,8 @@ Report build_report(const ReportRequest& request) {
   report.kernels = evaluate_runs(request.runs, service);
   report.baseline_kernels = evaluate_runs(request.baseline_runs, service);
   if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
+  report.summaries = summarize_kernels(report.kernels);
+  report.headlines = headline_lines(report.summaries, report.kernels, 3);
   for (const auto* runs : {&request.runs, &request.baseline_runs})
     for (const auto& run : *runs) {
       std::string line = run.label + ": `" + run.info.command + "` (" + (run.info.source.empty() ? "unknown source" : run.info.source);

@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace atomq::report::detail {
 
 namespace {
+
+constexpr double kTimeNoise = 0.03;
 
 std::string group_thousands(long long v) {
   std::string digits = std::to_string(v < 0 ? -v : v), out;
@@ -31,17 +34,36 @@ std::string number(double value) {
   return fmt::format("{:.3g}", value);
 }
 
-std::string duration(std::optional<double> ns) {
-  if (!ns) return "-";
-  if (*ns >= 1e6) return fmt::format("{:.3f} ms", *ns / 1e6);
-  if (*ns >= 1e3) return fmt::format("{:.1f} us", *ns / 1e3);
-  return fmt::format("{:.0f} ns", *ns);
+std::string share(double fraction) {
+  if (fraction >= 0.1) return percent(fraction);
+  return fmt::format("{:.1f}%", 100.0 * fraction);
 }
 
-std::string speedup(double factor) { return fmt::format("{:.2f}x", factor); }
+std::string utilization(double fraction) {
+  // Counter noise can put a saturated unit slightly above 100%: marked, not compared as more.
+  return fraction > 1.0 ? "100%+" : percent(fraction);
+}
+
+std::string duration(std::optional<double> ns) {
+  if (!ns || !std::isfinite(*ns)) return "-";
+  const double us = *ns / 1e3;
+  if (us >= 1000) return group_thousands(std::llround(us)) + " µs";
+  if (us >= 100) return fmt::format("{:.0f} µs", us);
+  if (us >= 10) return fmt::format("{:.1f} µs", us);
+  return fmt::format("{:.2f} µs", us);
+}
+
+std::string speedup(double factor) {
+  if (factor >= 100) return fmt::format("{:.0f}x", factor);
+  if (factor >= 10) return fmt::format("{:.1f}x", factor);
+  return fmt::format("{:.2f}x", factor);
+}
 
 std::string b_against_a(double a_ns, double b_ns) {
   if (a_ns <= 0 || b_ns <= 0) return "-";
+  // Kernel times vary by a few percent between runs: closer than that is no change.
+  if (std::fabs(b_ns - a_ns) <= kTimeNoise * std::max(a_ns, b_ns))
+    return fmt::format("no change beyond {:.0f}% run-to-run noise", 100 * kTimeNoise);
   return a_ns >= b_ns ? fmt::format("B is {} faster", speedup(a_ns / b_ns))
                       : fmt::format("B is {} slower", speedup(b_ns / a_ns));
 }
@@ -105,7 +127,7 @@ std::string main_recommendation(const ReportKernel& k) {
 }
 
 std::string l2_utilization(const model::KernelAnalysis& a) {
-  return a.l2.evaluated ? percent(a.l2.utilization) : "-";
+  return a.l2.evaluated ? utilization(a.l2.utilization) : "-";
 }
 
 std::string l2_cause(const model::L2Queue& q) {
@@ -122,9 +144,9 @@ namespace atomq::report {
 
 std::string atomic_units_summary(const model::KernelAnalysis& a) {
   using detail::percent;
-  std::string line = "SM atomic U " + (a.evaluated ? percent(a.utilization.mean) : std::string("-"));
+  std::string line = "SM atomic U " + (a.evaluated ? detail::utilization(a.utilization.mean) : std::string("-"));
   if (!a.l2.evaluated) return line + " | L2 not evaluated";
-  line += fmt::format(" | L2 hottest slice U {} ({}, {}{})", percent(a.l2.utilization), detail::l2_cause(a.l2),
+  line += fmt::format(" | L2 hottest slice U {} ({}, {}{})", detail::utilization(a.l2.utilization), detail::l2_cause(a.l2),
                       enum_name(a.l2.op), a.l2.op_origin == model::Origin::kAssumed ? " assumed" : "");
   return line;
 }

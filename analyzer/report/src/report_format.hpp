@@ -11,9 +11,11 @@
 namespace atomq::report::detail {
 
 std::string percent(double fraction);                 // "77%"
+std::string share(double fraction);                   // "77%", "4.2%", "0.0%"
+std::string utilization(double fraction);             // "77%", above 100% "100%+"
 std::string number(double value);                     // 4 significant digits, thousands grouped
-std::string duration(std::optional<double> ns);       // "1.061 ms", "21.1 us", "-"
-std::string speedup(double factor);                   // "2.41x"
+std::string duration(std::optional<double> ns);       // always µs, 3 significant digits: "1,061 µs", "21.1 µs", "-"
+std::string speedup(double factor);                   // 3 significant digits: "2.41x", "14.3x", "242x"
 // "B is 2.41x faster" / "B is 3.10x slower" from the two measured times.
 std::string b_against_a(double a_ns, double b_ns);
 std::string evidence_value(const model::Evidence& e); // value with its unit, fractions as %

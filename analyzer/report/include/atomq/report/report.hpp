@@ -55,6 +55,19 @@ struct ReportComparison {
   std::optional<double> duration_a_ns, duration_b_ns;
 };
 
+// One kernel of one run, its launches taken together: what a reader ranks kernels by.
+struct KernelSummary {
+  std::string name;       // short kernel name (no namespaces, template arguments, parameters)
+  std::string kernel;     // the profile's full kernel name
+  std::string run_label;
+  std::vector<std::size_t> launches;  // indices into Report::kernels, in launch order
+  std::size_t slowest = 0;            // the launch with the longest measured time (Report::kernels)
+  std::optional<double> total_ns, median_ns;  // measured kernel time over the launches
+  double gpu_time_share = 0;    // total_ns over all measured kernel time in the report's runs
+  // What the best what-if of each launch saves, summed: total x (1 - 1 / predicted gain).
+  double time_at_stake_ns = 0;
+};
+
 // S(n) at one (variant, pattern, e, c) slice of the table, exactly as calibrated.
 struct ServiceCurve {
   std::string name;
@@ -67,6 +80,11 @@ struct Report {
   std::string table_path, table_origin;
   calibration::Provenance table_provenance;
   std::vector<ReportKernel> kernels;
+  // The runs' kernels, the most time at stake first (then the most measured time).
+  std::vector<KernelSummary> summaries;
+  // One line per top kernel, the largest time at stake first: the unit that binds it, why,
+  // the fix and what it is predicted to save; the slowest kernel when nothing is at stake.
+  std::vector<std::string> headlines;
   std::vector<ReportKernel> baseline_kernels;
   std::vector<ReportComparison> comparisons;  // --compare pairs first, then requested pairs
   std::vector<std::string> unmatched;         // --compare kernels found on one side only
@@ -94,6 +112,12 @@ void write_report(const Report& report, const std::string& path);
 // Both atomic queues of a kernel in one line, e.g. "SM atomic U 3% | L2 hottest slice U 98%
 // (one hot address, red.add.u32)"; the L2 part says when it was not evaluated.
 std::string atomic_units_summary(const model::KernelAnalysis& a);
+
+// The report's kernels grouped per run and kernel, ranked by time at stake.
+std::vector<KernelSummary> summarize_kernels(const std::vector<ReportKernel>& kernels);
+// The headline lines for the top kernels of `summaries` (at most max_lines).
+std::vector<std::string> headline_lines(const std::vector<KernelSummary>& summaries,
+                                        const std::vector<ReportKernel>& kernels, std::size_t max_lines);
 
 // Short kernel name: without template arguments, parameters and namespaces.
 std::string short_kernel_name(const std::string& full_name);

@@ -1,0 +1,117 @@
+// Ranking the report's kernels: launches of one kernel taken together, ordered by the time
+// their best what-if would save, and one headline line per top kernel.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "atomq/common/statistics.hpp"
+#include "report_format.hpp"
+
+namespace atomq::report {
+
+using namespace detail;
+
+namespace {
+
+double stake_of(const ReportKernel& k) {
+  if (!k.duration_ns || !k.best_what_if || k.best_what_if->speedup <= 1.0) return 0.0;
+  return *k.duration_ns * (1.0 - 1.0 / k.best_what_if->speedup);
+}
+
+// The finding whose what-if is the kernel's best: it says why the fix pays.
+const model::Finding* finding_of_best_what_if(const ReportKernel& k) {
+  for (const auto& f : k.analysis.findings)
+    for (const auto& w : f.what_ifs)
+      if (k.best_what_if && w.change == k.best_what_if->change && w.speedup == k.best_what_if->speedup) return &f;
+  return nullptr;
+}
+
+// A launch's label names its run and kernel, plus "#N" when the kernel ran more than once.
+std::string label_without_launch(const std::string& label) {
+  const auto hash = label.rfind('#');
+  return hash == std::string::npos ? label : label.substr(0, hash);
+}
+
+std::string binding_words(model::BindingUnit unit) {
+  switch (unit) {
+    case model::BindingUnit::kSharedAtomicUnit: return "binds: the SM's shared atomic unit";
+    case model::BindingUnit::kL2AtomicUnit: return "binds: the L2 atomic unit";
+    default: return "no atomic unit binds it";
+  }
+}
+
+std::string time_share(const KernelSummary& s) {
+  std::string text = fmt::format("{} of GPU time ({}", share(s.gpu_time_share), duration(s.total_ns));
+  if (s.launches.size() > 1) text += fmt::format(", {} launches", s.launches.size());
+  return text + ")";
+}
+
+std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel>& kernels) {
+  const ReportKernel& k = kernels[s.slowest];
+  const auto& a = k.analysis;
+  if (s.time_at_stake_ns > 0) {
+    const model::Finding* why = finding_of_best_what_if(k);
+    return fmt::format("{}: {}; {} ({}): {}; fix: {}, predicted {} faster, saving {}", s.name, time_share(s),
+                       binding_words(a.binding_unit), enum_name(a.utilization_class),
+                       why ? why->title : "see its findings", k.best_what_if->change, speedup(k.best_what_if->speedup),
+                       duration(s.time_at_stake_ns));
+  }
+  return fmt::format("{}: {}; {} ({}): no atomic change is predicted to pay, {}", s.name, time_share(s),
+                     binding_words(a.binding_unit), enum_name(a.utilization_class),
+                     a.l2.evaluated ? "its time goes to memory, compute or latency"
+                                    : "but its L2 atomics were not measured, so global atomics are not ruled out");
+}
+
+}  // namespace
+
+std::vector<KernelSummary> summarize_kernels(const std::vector<ReportKernel>& kernels) {
+  std::vector<KernelSummary> summaries;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;  // (run, kernel) -> summary
+  double all_ns = 0;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const ReportKernel& k = kernels[i];
+    const auto key = std::make_pair(k.run_label, k.profile.kernel_name);
+    auto [at, added] = index.emplace(key, summaries.size());
+    if (added) summaries.push_back({label_without_launch(k.label), k.profile.kernel_name, k.run_label, {}, i});
+    KernelSummary& s = summaries[at->second];
+    s.launches.push_back(i);
+    if (k.duration_ns) {
+      s.total_ns = s.total_ns.value_or(0.0) + *k.duration_ns;
+      all_ns += *k.duration_ns;
+      if (!kernels[s.slowest].duration_ns || *k.duration_ns > *kernels[s.slowest].duration_ns) s.slowest = i;
+    }
+    s.time_at_stake_ns += stake_of(k);
+  }
+  for (auto& s : summaries) {
+    std::vector<double> times;
+    for (std::size_t i : s.launches)
+      if (kernels[i].duration_ns) times.push_back(*kernels[i].duration_ns);
+    if (!times.empty()) s.median_ns = median(times);
+    if (s.total_ns && all_ns > 0) s.gpu_time_share = *s.total_ns / all_ns;
+  }
+  std::stable_sort(summaries.begin(), summaries.end(), [](const KernelSummary& a, const KernelSummary& b) {
+    if (a.time_at_stake_ns != b.time_at_stake_ns) return a.time_at_stake_ns > b.time_at_stake_ns;
+    return a.total_ns.value_or(0.0) > b.total_ns.value_or(0.0);
+  });
+  return summaries;
+}
+
+std::vector<std::string> headline_lines(const std::vector<KernelSummary>& summaries,
+                                        const std::vector<ReportKernel>& kernels, std::size_t max_lines) {
+  std::vector<std::string> lines;
+  const KernelSummary* slowest = nullptr;
+  for (const auto& s : summaries)
+    if (!slowest || s.total_ns.value_or(0.0) > slowest->total_ns.value_or(0.0)) slowest = &s;
+  bool slowest_named = false;
+  for (const auto& s : summaries) {  // ranked: the most time at stake first
+    if (lines.size() == max_lines || s.time_at_stake_ns <= 0) break;
+    lines.push_back(headline_line(s, kernels));
+    slowest_named |= &s == slowest;
+  }
+  // The slowest kernel is always named, so it never passes for "fine".
+  if (slowest && !slowest_named) lines.push_back(headline_line(*slowest, kernels));
+  return lines;
+}
+
+}  // namespace atomq::report
