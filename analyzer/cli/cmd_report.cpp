@@ -67,7 +67,9 @@ void add_report_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("runs", args->runs, "run documents written by `atomq analyze` or `atomq hist --analyze`")
       ->required()
       ->check(CLI::ExistingFile);
-  sub->add_option("-o,--output", args->outputs, "report file: .html (self-contained, charts) or .md; repeatable")
+  sub->add_option("-o,--output", args->outputs,
+                  "report file: .html (self-contained, charts), .md, or the per-kernel export .csv / .json "
+                  "(docs/report.md); repeatable")
       ->required();
   sub->add_option("--compare", args->baseline, "baseline run document(s): kernels matched by name, what changed")
       ->check(CLI::ExistingFile);

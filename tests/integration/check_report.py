@@ -1,5 +1,6 @@
 """Execute `atomq report` on the recorded H200 runs (Markdown and HTML, --compare, --pair) and
 on bad input; validate the files and the error messages. Needs no GPU."""
+import csv
 import json
 import pathlib
 import re
@@ -38,7 +39,8 @@ def check_tables(markdown):
 runs = [hist / f"{v}-{i}.json" for i in ("single", "uniform")
         for v in ("naive_global", "block_private", "warp_replicated", "lane_replicated")]
 md, html = work / "report.md", work / "report.html"
-p = report(*runs, recorded / "multi_kernel_app.json", "-o", md, "-o", html,
+summary_csv, summary_json = work / "summary.csv", work / "summary.json"
+p = report(*runs, recorded / "multi_kernel_app.json", "-o", md, "-o", html, "-o", summary_csv, "-o", summary_json,
            "--pair", "multi_kernel_app/add_conflict32:multi_kernel_app/popc_distinct")
 assert p.returncode == 0, p.stdout + p.stderr
 print(p.stdout)
@@ -85,6 +87,23 @@ assert re.search(r"^\| replicate \d+x: k from 32\.0", text, re.M), "replication 
 row = next(l for l in launches if l.startswith("| naive_global-single |"))
 assert [c.strip() for c in row.strip("|").split("|")][2] == "0%", row
 assert "### multi_kernel_app/add_conflict32 vs multi_kernel_app/popc_distinct" in text
+
+# The flat export: one row per kernel (run, kernel name), the columns of docs/report.md, ranked.
+docs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "report.md"
+documented = re.findall(r"^\| `([a-z_0-9]+)` \|", docs.read_text(), re.M)
+with open(summary_csv, newline="") as f:
+    reader = csv.DictReader(f)
+    csv_rows = list(reader)
+    assert reader.fieldnames == documented, (reader.fieldnames, documented)
+kernels = {(json.loads(r.read_text())["command"], k["profile"]["kernel"]["name"])
+           for r in runs + [recorded / "multi_kernel_app.json"] for k in json.loads(r.read_text())["kernels"]}
+assert len(csv_rows) == len(kernels), (len(csv_rows), len(kernels))
+stake = [float(r["time_at_stake_us"]) for r in csv_rows]
+assert stake == sorted(stake, reverse=True) and csv_rows[0]["kernel"] == top, (stake, csv_rows[0]["kernel"], top)
+assert all(r["u_mean"] == "" for r in csv_rows if r["kernel"].startswith("naive_global")), "no shared atomics: empty"
+exported = json.loads(summary_json.read_text())
+assert exported["format"] == "atomq.kernel_summary" and [c["name"] for c in exported["columns"]] == documented
+assert [k["kernel"] for k in exported["kernels"]] == [r["kernel"] for r in csv_rows]
 assert "S(n) of the table" in text
 
 page = html.read_text()

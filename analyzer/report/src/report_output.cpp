@@ -20,13 +20,19 @@ ReportFormat report_format_for_path(const std::string& path) {
   for (char ch : path) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   if (ends_with(lower, ".html") || ends_with(lower, ".htm")) return ReportFormat::kHtml;
   if (ends_with(lower, ".md") || ends_with(lower, ".markdown")) return ReportFormat::kMarkdown;
-  throw ReportError(path + ": the report is written as .html or .md; name the output file so");
+  if (ends_with(lower, ".csv")) return ReportFormat::kSummaryCsv;
+  if (ends_with(lower, ".json")) return ReportFormat::kSummaryJson;
+  throw ReportError(path + ": the report is written as .html or .md, its per-kernel export as .csv or .json; "
+                    "name the output file so");
 }
 
 void write_report(const Report& report, const std::string& path) {
-  const std::string text =
-      report_format_for_path(path) == ReportFormat::kHtml ? render_html(report) : render_markdown(report);
-  write_file_atomically(path, text);
+  switch (report_format_for_path(path)) {
+    case ReportFormat::kHtml: return write_file_atomically(path, render_html(report));
+    case ReportFormat::kMarkdown: return write_file_atomically(path, render_markdown(report));
+    case ReportFormat::kSummaryCsv: return write_file_atomically(path, render_summary_csv(report));
+    case ReportFormat::kSummaryJson: return write_file_atomically(path, render_summary_json(report));
+  }
 }
 
 }  // namespace atomq::report

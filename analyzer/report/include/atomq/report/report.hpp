@@ -103,8 +103,17 @@ bool html_supported();
 // A few lines per kernel and comparison for the terminal.
 std::string render_terminal_summary(const Report& report);
 
-enum class ReportFormat { kHtml, kMarkdown };
-// From the file name: .html/.htm or .md/.markdown; anything else is a ReportError.
+// The flat per-kernel export, one row per KernelSummary (ranked), the same columns in both:
+// CSV (RFC 4180, a header row, empty cells where a figure does not exist) and JSON
+// ({"format": "atomq.kernel_summary", "version": 1, "columns": [...], "kernels": [{...}]}).
+std::string render_summary_csv(const Report& report);
+std::string render_summary_json(const Report& report);
+// The export's columns: (name, meaning), in order.
+std::vector<std::pair<std::string, std::string>> summary_columns();
+
+enum class ReportFormat { kHtml, kMarkdown, kSummaryCsv, kSummaryJson };
+// From the file name: .html/.htm, .md/.markdown, .csv or .json (the per-kernel export);
+// anything else is a ReportError.
 ReportFormat report_format_for_path(const std::string& path);
 // Renders in the format the path asks for and writes the file atomically.
 void write_report(const Report& report, const std::string& path);
