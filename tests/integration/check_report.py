@@ -119,6 +119,19 @@ p = report(hist / "block_private-uniform.json", "--compare", hist / "block_priva
 assert p.returncode == 0, p.stderr
 assert "### baseline block_private-single -> block_private-uniform" in cmp_md.read_text()
 
+# The same program analyzed live (the recorded run) and from its ncu export: every kernel is
+# matched although ncu spells the names differently ("const float *" vs "float const*").
+ncu_run = work / "ncu.json"
+ncu_csv = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "multi_kernel_app.ncu.csv"
+p = subprocess.run([atomq, "analyze", "--ncu-csv", str(ncu_csv), "-o", str(ncu_run)], capture_output=True, text=True)
+assert p.returncode == 0, p.stderr
+p = report(recorded / "multi_kernel_app.json", "--compare", ncu_run, "-o", work / "live_vs_ncu.md")
+assert p.returncode == 0, p.stderr
+live_names = {k["profile"]["kernel"]["name"].split("(")[0] for k in json.loads((recorded / "multi_kernel_app.json").read_text())["kernels"]}
+compared = set(re.findall(r"^baseline ncu/(\w+)(?:#\d+)? -> multi_kernel_app/(\w+):", p.stdout, re.M))
+assert {b for b, a in compared if a == b} == live_names, (compared, live_names)
+assert "unmatched" not in p.stdout, p.stdout
+
 # Bad input: one line naming the file and the field, exit 1.
 not_run = work / "not_a_run.json"
 not_run.write_text(json.dumps({"format": "atomq.service_table", "version": 1}))

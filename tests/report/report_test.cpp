@@ -286,5 +286,15 @@ TEST(ReportHtml, RefusedWithoutThePlottingLibrary) {
   EXPECT_THROW(render_html(build_report(recorded_request())), ReportError);
 }
 
+TEST(KernelNames, NcuAndDemanglerSpellingsNormalizeAlike) {
+  EXPECT_EQ(normalized_kernel_name("no_atomics(const float *, float *, int)"),
+            normalized_kernel_name("no_atomics(float const*, float*, int)"));
+  EXPECT_EQ(normalized_kernel_name("popc_distinct(unsigned int *)"), normalized_kernel_name("popc_distinct(unsigned int*)"));
+  EXPECT_EQ(normalized_kernel_name("void ns::k<unsigned char, true>(ns::Args)"),
+            normalized_kernel_name("ns::k<unsigned char, true>(ns::Args)"));
+  EXPECT_NE(normalized_kernel_name("k(int*)"), normalized_kernel_name("k(float*)"));
+  EXPECT_NE(normalized_kernel_name("k<1>(int)"), normalized_kernel_name("k<2>(int)"));
+}
+
 }  // namespace
 }  // namespace atomq::report

@@ -252,9 +252,10 @@ std::string render_html(const Report& report) {
       h += "</div>\n";
       for (const auto& f : c.result.findings) finding_block(h, f);
     }
-    if (!report.unmatched.empty()) {
+    if (!report.unmatched.empty() || !report.extra_launches.empty()) {
       h += "<ul>\n";
       for (const auto& u : report.unmatched) h += "<li>unmatched: " + escape(u) + "</li>\n";
+      for (const auto& x : report.extra_launches) h += "<li>" + escape(x) + "</li>\n";
       h += "</ul>\n";
     }
   }

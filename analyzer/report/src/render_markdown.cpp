@@ -196,7 +196,8 @@ std::string render_markdown(const Report& report) {
     md += "## Comparisons\n\n";
     for (const auto& c : report.comparisons) comparison_section(md, c);
     for (const auto& u : report.unmatched) md += "- unmatched: " + u + "\n";
-    if (!report.unmatched.empty()) md += "\n";
+    for (const auto& x : report.extra_launches) md += "- " + x + "\n";
+    if (!report.unmatched.empty() || !report.extra_launches.empty()) md += "\n";
   }
 
   md += "## Kernels\n\n";

@@ -67,6 +67,7 @@ std::string render_terminal_summary(const Report& report) {
     out += "\n";
   }
   for (const auto& u : report.unmatched) out += "unmatched: " + u + "\n";
+  for (const auto& x : report.extra_launches) out += x + "\n";
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Building the report: evaluate every recorded profile with the current model, pick the
 // comparisons, and take the S(n) curves from the table that was used.
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -117,7 +118,74 @@ ReportComparison side_by_side(std::string title, const ReportKernel& a, const Re
   return c;
 }
 
+// --compare: the i-th launch of a kernel in the baseline against the i-th in the runs, kernels
+// matched by their normalized names; launches beyond the other side's count are noted apart.
+void match_baseline(Report& report) {
+  std::map<std::string, std::vector<const ReportKernel*>> base, current;
+  std::vector<std::string> order;  // first appearance, runs first
+  for (const auto& k : report.kernels) {
+    const std::string key = normalized_kernel_name(k.profile.kernel_name);
+    if (!current.count(key) && !base.count(key)) order.push_back(key);
+    current[key].push_back(&k);
+  }
+  for (const auto& k : report.baseline_kernels) {
+    const std::string key = normalized_kernel_name(k.profile.kernel_name);
+    if (!current.count(key) && !base.count(key)) order.push_back(key);
+    base[key].push_back(&k);
+  }
+  for (const auto& key : order) {
+    const auto& b = base[key];
+    const auto& c = current[key];
+    for (size_t i = 0; i < std::min(b.size(), c.size()); ++i)
+      report.comparisons.push_back(side_by_side("baseline " + b[i]->label + " -> " + c[i]->label, *b[i], *c[i]));
+    if (b.empty() || c.empty()) {
+      for (const auto* k : c) report.unmatched.push_back(k->label + " (not in the baseline)");
+      for (const auto* k : b) report.unmatched.push_back(k->label + " (baseline only)");
+    } else if (b.size() != c.size()) {
+      report.extra_launches.push_back(fmt::format("{}: {} launch(es) in the baseline, {} here; the first {} compared",
+                                                  short_kernel_name(key), b.size(), c.size(),
+                                                  std::min(b.size(), c.size())));
+    }
+  }
+}
+
 }  // namespace
+
+std::string normalized_kernel_name(const std::string& full_name) {
+  std::string name = full_name;
+  if (name.rfind("void ", 0) == 0) name.erase(0, 5);
+  const auto open = name.find('(');
+  std::string out = name.substr(0, open);
+  if (open != std::string::npos) {
+    // Parameters one by one: "const T *" -> "T const*".
+    std::string params = name.substr(open + 1), param;
+    int depth = 0;
+    auto flush = [&](char sep) {
+      size_t start = param.find_first_not_of(' ');
+      std::string p = start == std::string::npos ? "" : param.substr(start);
+      if (p.rfind("const ", 0) == 0) {
+        p.erase(0, 6);
+        const auto ptr = p.find_first_of("*&");
+        p.insert(ptr == std::string::npos ? p.size() : ptr, " const");
+      }
+      out += p + sep;
+      param.clear();
+    };
+    out += '(';
+    for (char ch : params) {
+      depth += (ch == '<' || ch == '(') - (ch == '>' || ch == ')');
+      if ((ch == ',' && depth == 0) || depth < 0) {
+        flush(ch);
+        depth = std::max(depth, 0);
+      } else {
+        param += ch;
+      }
+    }
+    if (!param.empty()) flush(' ');
+  }
+  out.erase(std::remove(out.begin(), out.end(), ' '), out.end());
+  return out;
+}
 
 std::string short_kernel_name(const std::string& full_name) {
   std::string name = strip_template_arguments(full_name);
@@ -152,26 +220,7 @@ Report build_report(const ReportRequest& request) {
       report.runs.push_back(line);
     }
 
-  // --compare: the i-th launch of a kernel in the baseline against the i-th in the runs.
-  if (!request.baseline_runs.empty()) {
-    std::map<std::string, int> used_base, used_current;
-    std::vector<bool> base_matched(report.baseline_kernels.size(), false);
-    for (const auto& current : report.kernels) {
-      const std::string& name = current.profile.kernel_name;
-      const int nth = used_current[name]++;
-      int seen = 0;
-      bool matched = false;
-      for (size_t b = 0; b < report.baseline_kernels.size() && !matched; ++b) {
-        if (report.baseline_kernels[b].profile.kernel_name != name || seen++ != nth) continue;
-        const auto& base = report.baseline_kernels[b];
-        report.comparisons.push_back(side_by_side("baseline " + base.label + " -> " + current.label, base, current));
-        base_matched[b] = matched = true;
-      }
-      if (!matched) report.unmatched.push_back(current.label + " (not in the baseline)");
-    }
-    for (size_t b = 0; b < base_matched.size(); ++b)
-      if (!base_matched[b]) report.unmatched.push_back(report.baseline_kernels[b].label + " (baseline only)");
-  }
+  if (!request.baseline_runs.empty()) match_baseline(report);
 
   auto pairs = request.pairs;
   if (pairs.empty() && request.baseline_runs.empty() && report.kernels.size() >= 2)

@@ -88,6 +88,7 @@ struct Report {
   std::vector<ReportKernel> baseline_kernels;
   std::vector<ReportComparison> comparisons;  // --compare pairs first, then requested pairs
   std::vector<std::string> unmatched;         // --compare kernels found on one side only
+  std::vector<std::string> extra_launches;    // --compare: matched kernels launched more often on one side
   std::vector<ServiceCurve> service_curves;
   int service_curve_lanes = 0;                // e of the plotted slices
   std::vector<std::string> runs;              // one line per run: label, command, source, build
@@ -127,6 +128,11 @@ std::vector<KernelSummary> summarize_kernels(const std::vector<ReportKernel>& ke
 // The headline lines for the top kernels of `summaries` (at most max_lines).
 std::vector<std::string> headline_lines(const std::vector<KernelSummary>& summaries,
                                         const std::vector<ReportKernel>& kernels, std::size_t max_lines);
+
+// A kernel's name as two tools that spell it differently both give it: no return type, no
+// spaces, a leading `const` of a parameter moved behind its type (ncu writes
+// "f(const float *, unsigned int *)", the demangler "f(float const*, unsigned int*)").
+std::string normalized_kernel_name(const std::string& full_name);
 
 // Short kernel name: without template arguments, parameters and namespaces.
 std::string short_kernel_name(const std::string& full_name);
