@@ -295,7 +295,12 @@ void add_idle_shared_unit_findings(KernelAnalysis& a) {
   if (a.l2.evaluated)
     f.title += fmt::format("; L2 hottest slice {}", percent(a.l2.utilization));
   f.evidence.push_back({metric::kSharedAtomInst, 0.0, "warp instructions"});
-  f.recommendation = "Nothing to change in shared-memory atomics for this kernel.";
+  // Without L2 counters a global-atomic kernel looks idle here: say what was not checked.
+  f.recommendation = a.l2.evaluated
+                         ? "No atomic unit limits this kernel (shared unit idle, L2 atomic units not saturated): its "
+                           "time goes to memory, compute or latency."
+                         : "Nothing to change in shared-memory atomics; the L2 atomic counters were not recorded, so "
+                           "global atomics were not checked: profile it with atomq analyze for the L2 queue.";
   a.findings.push_back(std::move(f));
 }
 

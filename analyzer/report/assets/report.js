@@ -5,8 +5,40 @@
   'use strict';
   var body = document.body;
   var errors = window.atomqErrors || [];
-  var colors = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#17becf', '#7f7f7f'];
+  // Data series (the S(n) curves) use blues, purples and greys; red, orange and green are kept
+  // for the classes, so a colour means one thing on the page.
+  var colors = ['#1f77b4', '#6a51a3', '#17becf', '#8c564b', '#525252', '#9ecae1', '#bcbd22', '#e377c2'];
   var classColor = { severe: '#b3261e', potential: '#e08a00', not_atomic_bound: '#5b8f5b', insufficient_data: '#999999' };
+  var classWords = { severe: 'severe', potential: 'potential', not_atomic_bound: 'not atomic-bound',
+                     insufficient_data: 'insufficient data' };
+
+  // One legend entry per class (the bars of one dataset take several colours).
+  function classLegend(extra) {
+    return { labels: { generateLabels: function () {
+      var items = Object.keys(classColor).map(function (c) {
+        return { text: classWords[c], fillStyle: classColor[c], strokeStyle: classColor[c], lineWidth: 0, hidden: false };
+      });
+      return items.concat(extra || []);
+    } }, onClick: function () {} };
+  }
+
+  // Writes each point's label next to it (the kernels' operating points on the S(n) chart).
+  var pointLabels = {
+    id: 'atomqPointLabels',
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx;
+      chart.data.datasets.forEach(function (set, i) {
+        if (!set.atomqLabels) return;
+        chart.getDatasetMeta(i).data.forEach(function (el, j) {
+          ctx.save();
+          ctx.font = '11px sans-serif';
+          ctx.fillStyle = '#222';
+          ctx.fillText(set.atomqLabels[j], el.x + 8, el.y - 6);
+          ctx.restore();
+        });
+      });
+    }
+  };
 
   // Chart.js draws an array label as several lines: long what-if descriptions stay readable.
   function wrap(text, width) {
@@ -24,20 +56,29 @@
              ticks: { callback: function (v) { return v + '%'; } } };
   }
 
+  // U of each kernel's units, horizontal so long labels stay readable. Above 100% (counter noise
+  // on a saturated unit) the bar stops at 100 and its label says "100%+"; a kernel without
+  // shared atomics or without L2 counters has no bar, not a 0% one.
   function utilizationChart(data) {
+    var labels = data.kernels.map(function (k) {
+      var over = k.u_mean > 1 || (k.l2_u !== null && k.l2_u > 1);
+      return k.label + (over ? ' (100%+)' : '') + (k.queue ? '' : ' (no shared atomics)');
+    });
+    function capped(v) { return v === null ? null : Math.min(100, 100 * v); }
     return {
       type: 'bar',
       data: {
-        labels: data.kernels.map(function (k) { return k.label; }),
+        labels: labels,
         datasets: [
-          { label: 'U mean over SMs', data: data.kernels.map(function (k) { return 100 * k.u_mean; }),
+          { label: 'shared atomic unit U (mean over SMs)', data: data.kernels.map(function (k) { return k.queue ? capped(k.u_mean) : null; }),
             backgroundColor: data.kernels.map(function (k) { return classColor[k.class] || '#999'; }) },
-          { label: 'U busiest SM', data: data.kernels.map(function (k) { return 100 * k.u_max; }),
-            backgroundColor: '#c9d3e0' }
+          { label: 'L2 hottest slice U', data: data.kernels.map(function (k) { return capped(k.l2_u); }),
+            backgroundColor: '#6a51a3' }
         ]
       },
-      options: { scales: { y: percentAxis('utilization of the shared atomic unit') },
-                 plugins: { title: { display: true, text: 'Utilization U per kernel (bar colour: class)' } } }
+      options: { indexAxis: 'y', scales: { x: percentAxis('utilization') },
+                 plugins: { legend: classLegend([{ text: 'L2 hottest slice U', fillStyle: '#6a51a3', lineWidth: 0 }]),
+                            title: { display: true, text: 'Utilization per kernel launch (shared bar colour: class)' } } }
     };
   }
 
@@ -49,13 +90,15 @@
     });
     var points = data.kernels.filter(function (k) { return k.evaluated && k.s > 0; });
     if (points.length) {
-      sets.push({ label: 'kernels (n̂, S)', showLine: false, pointStyle: 'rectRot', pointRadius: 7,
+      sets.push({ label: 'kernels (n̂, S), colour: class', showLine: false, pointStyle: 'rectRot', pointRadius: 7,
                   borderColor: '#000', backgroundColor: points.map(function (k) { return classColor[k.class] || '#999'; }),
+                  atomqLabels: points.map(function (k) { return k.label; }),
                   data: points.map(function (k) { return { x: k.n, y: k.s, label: k.label }; }) });
     }
     return {
       type: 'scatter',
       data: { datasets: sets },
+      plugins: [pointLabels],
       options: {
         scales: { x: { type: 'logarithmic', title: { display: true, text: 'warps in flight per SM n' } },
                   y: { type: 'logarithmic', title: { display: true, text: 'S (cycles per warp instruction)' } } },
@@ -74,10 +117,11 @@
       type: 'bar',
       data: {
         labels: data.what_ifs.map(function (w) { return [w.label].concat(wrap(w.change, 40)); }),
-        datasets: [{ label: 'predicted speedup', backgroundColor: '#2ca02c',
-                     data: data.what_ifs.map(function (w) { return w.gain; }) }]
+        datasets: [{ label: 'predicted speedup, from 1x (unchanged)', backgroundColor: '#1f77b4',
+                     data: data.what_ifs.map(function (w) { return [1, Math.max(w.gain, 1.0001)]; }) }]
       },
-      options: { indexAxis: 'y', scales: { x: { min: 0, title: { display: true, text: 'predicted kernel speedup (x)' } } },
+      options: { indexAxis: 'y', scales: { x: { type: 'logarithmic', min: 1,
+                                                title: { display: true, text: 'predicted kernel speedup (x, log scale)' } } },
                  plugins: { title: { display: true, text: 'Best what-if per kernel (model prediction)' } } }
     };
   }
@@ -88,12 +132,15 @@
       type: 'bar',
       data: {
         labels: c.rows.map(function (r) { return r.quantity; }),
-        datasets: [{ label: 'B / A', backgroundColor: c.rows.map(function (r) { return r.ratio >= 1 ? '#d62728' : '#1f77b4'; }),
-                     data: c.rows.map(function (r) { return r.ratio; }) }]
+        datasets: [{ label: 'B / A', backgroundColor: c.rows.map(function (r) { return r.ratio >= 1 ? '#6a51a3' : '#17becf'; }),
+                     data: c.rows.map(function (r) { return [1, r.ratio]; }) }]
       },
       options: { indexAxis: 'y',
-                 scales: { x: { type: 'logarithmic', title: { display: true, text: 'B / A (log scale; 1 = unchanged)' } } },
-                 plugins: { legend: { display: false },
+                 scales: { x: { type: 'logarithmic', title: { display: true, text: 'B / A (log scale; bars start at 1 = unchanged)' } } },
+                 plugins: { legend: { labels: { generateLabels: function () {
+                              return [{ text: 'B larger than A', fillStyle: '#6a51a3', lineWidth: 0 },
+                                      { text: 'B smaller than A', fillStyle: '#17becf', lineWidth: 0 }]; } },
+                                      onClick: function () {} },
                             title: { display: true, text: 'A: ' + c.label_a + '   B: ' + c.label_b } } }
     };
   }

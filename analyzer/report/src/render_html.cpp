@@ -160,6 +160,7 @@ json chart_data(const Report& report) {
     kernels.push_back({{"label", k.label}, {"evaluated", a.evaluated}, {"class", enum_name(a.utilization_class)},
                        {"u_mean", a.utilization.mean}, {"u_max", a.utilization.max}, {"n", a.queue_length},
                        {"l2_u", a.l2.evaluated ? json(a.l2.utilization) : json(nullptr)},
+                       {"queue", a.evaluated && a.inputs.instructions > 0},
                        {"binding_unit", enum_name(a.binding_unit)},
                        {"s", a.utilization.service.cycles}});
     if (k.best_what_if)
@@ -219,7 +220,10 @@ std::string render_html(const Report& report) {
                    escape(p.grid_name), escape(p.driver_release), escape(p.created_utc), escape(p.atomq_commit));
 
   h += "<h2>Launches</h2>\n<div class=\"grid2\">\n";
-  h += "<div class=\"chart\"><canvas id=\"chart-utilization\" data-atomq-chart=\"utilization\"></canvas></div>\n";
+  // One readable bar row per launch: the chart grows with the kernel count.
+  h += fmt::format("<div class=\"chart\" style=\"height: {}px\"><canvas id=\"chart-utilization\" "
+                   "data-atomq-chart=\"utilization\"></canvas></div>\n",
+                   std::max<size_t>(320, 120 + 28 * report.kernels.size()));
   bool any_what_if = false;
   for (const auto& k : report.kernels) any_what_if |= k.best_what_if.has_value();
   if (any_what_if) h += "<div class=\"chart\"><canvas id=\"chart-what-if\" data-atomq-chart=\"what-if\"></canvas></div>\n";

@@ -4,6 +4,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <map>
 
 #include "atomq/model/metric_names.hpp"
@@ -149,6 +152,15 @@ void match_baseline(Report& report) {
   }
 }
 
+// A report travels: the bundled table is named by its file alone and the home folder as "~",
+// so no path of the machine that wrote the report is in it.
+std::string shown_table_path(const std::string& path, const std::string& origin) {
+  if (origin == "bundled") return std::filesystem::path(path).filename().string();
+  const char* home = std::getenv("HOME");
+  if (home && *home && path.rfind(std::string(home) + "/", 0) == 0) return "~" + path.substr(std::strlen(home));
+  return path;
+}
+
 }  // namespace
 
 std::string normalized_kernel_name(const std::string& full_name) {
@@ -202,7 +214,7 @@ Report build_report(const ReportRequest& request) {
   Report report;
   report.title = request.title;
   report.notes = request.notes;
-  report.table_path = request.table_path;
+  report.table_path = shown_table_path(request.table_path, request.table_origin);
   report.table_origin = request.table_origin;
   report.table_provenance = request.table.provenance;
   const model::ServiceTimeModel service(request.table);
