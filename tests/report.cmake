@@ -10,7 +10,8 @@ target_include_directories(atomq_report_unit_tests PRIVATE ${CMAKE_CURRENT_LIST_
   ${CMAKE_CURRENT_LIST_DIR}/unit)
 target_compile_definitions(atomq_report_unit_tests PRIVATE
   ATOMQ_BUNDLED_TABLE_DIR="${ATOMQ_BUNDLED_TABLE_DIR}"
-  ATOMQ_RECORDED_RUNS_DIR="${PROJECT_SOURCE_DIR}/analyzer/report/recorded")
+  ATOMQ_RECORDED_RUNS_DIR="${PROJECT_SOURCE_DIR}/analyzer/report/recorded"
+  ATOMQ_MODEL_FIXTURE_DIR="${CMAKE_CURRENT_LIST_DIR}/unit/model/fixtures")
 gtest_discover_tests(atomq_report_unit_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 
 set(report_work ${CMAKE_CURRENT_BINARY_DIR}/report_work)

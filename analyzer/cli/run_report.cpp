@@ -38,6 +38,18 @@ void print_atomic_sites(const std::vector<model::KernelAnalysis>& analyses) {
   }
 }
 
+// The report's headline lines first: the kernels with the most time at stake (report.hpp).
+void print_headlines(const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
+                     const analyzer::SelectedTable& table) {
+  if (profiles.empty()) return;
+  report::ReportRequest request;
+  request.runs.push_back(run::RunDocument{"", "", info, profiles});
+  request.table = table.table;
+  const report::Report built = report::build_report(request);
+  for (size_t i = 0; i < built.headlines.size(); ++i) fmt::print("{}. {}\n", i + 1, built.headlines[i]);
+  fmt::print("\n");
+}
+
 }  // namespace
 
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
@@ -54,19 +66,22 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   run::write_run_document(output, info, profiles, analyses);
 
   for (const auto& w : info.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  print_headlines(info, profiles, table);
   fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
   for (size_t i = 0; i < profiles.size(); ++i) {
     const auto& an = analyses[i];
     const auto t = profiles[i].counter(model::metric::kDurationNs);
-    const std::string time = t ? fmt::format("{:.3f} ms", *t / 1e6) : "-";
+    const std::string time = report::duration_text(t);
     if (!an.evaluated) {
       fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", short_name(an.kernel_name, 36), time, "-", "-",
                  "-", "-", "-", enum_name(an.utilization_class));
       continue;
     }
     const bool assumed = an.inputs.active_lanes_origin == model::Origin::kAssumed;
-    fmt::print("{:<36} {:>10} {:>5.0f}% {:>6.1f} {:>5} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36),
-               time, 100.0 * an.utilization.mean, an.queue_length,
+    // Counter noise can put a saturated unit above 100%: marked, as in the report.
+    const std::string u = an.utilization.mean > 1.0 ? "100%+" : fmt::format("{:.0f}%", 100.0 * an.utilization.mean);
+    fmt::print("{:<36} {:>10} {:>6} {:>6.1f} {:>5} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36), time, u,
+               an.queue_length,
                fmt::format("{:.1f}{}", an.inputs.active_lanes, assumed ? "*" : ""),
                an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
                enum_name(an.utilization_class));

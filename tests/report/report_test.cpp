@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <regex>
 
 #include "atomq/model/metric_names.hpp"
@@ -294,6 +298,54 @@ TEST(KernelNames, NcuAndDemanglerSpellingsNormalizeAlike) {
             normalized_kernel_name("ns::k<unsigned char, true>(ns::Args)"));
   EXPECT_NE(normalized_kernel_name("k(int*)"), normalized_kernel_name("k(float*)"));
   EXPECT_NE(normalized_kernel_name("k<1>(int)"), normalized_kernel_name("k<2>(int)"));
+}
+
+// The headline's rule checked from outside: the first line names the kernel whose launches'
+// best what-ifs save the most time, and the slowest kernel is always among the lines.
+void expect_headlines_rank_by_time_at_stake(const Report& r) {
+  std::map<std::string, double> stake, time;
+  for (const auto& k : r.kernels) {
+    const std::string name = std::regex_replace(k.label, std::regex("#[0-9]+$"), "");
+    time[name] += k.duration_ns.value_or(0.0);
+    if (k.duration_ns && k.best_what_if && k.best_what_if->speedup > 1)
+      stake[name] += *k.duration_ns * (1 - 1 / k.best_what_if->speedup);
+  }
+  ASSERT_FALSE(r.headlines.empty());
+  const auto by_value = [](const auto& a, const auto& b) { return a.second < b.second; };
+  if (!stake.empty()) {
+    const std::string top = std::max_element(stake.begin(), stake.end(), by_value)->first;
+    EXPECT_EQ(r.headlines.front().rfind(top + ": ", 0), 0u) << r.headlines.front();
+  }
+  const std::string slowest = std::max_element(time.begin(), time.end(), by_value)->first;
+  EXPECT_TRUE(std::any_of(r.headlines.begin(), r.headlines.end(),
+                          [&](const std::string& h) { return h.rfind(slowest + ": ", 0) == 0; }))
+      << slowest;
+  for (const auto& h : r.headlines) EXPECT_EQ(h.find("Nothing to change"), std::string::npos) << h;
+}
+
+TEST(Report, HeadlinesOfTheDemoRecordedRunsRankByTimeAtStake) {
+  expect_headlines_rank_by_time_at_stake(build_report(recorded_request()));
+}
+
+// The recorded H200 runs of the model's tests (global atomics with L2 counters, CAS loops):
+// the L2-bound one-value histogram is the slowest kernel and the one with the most at stake.
+TEST(Report, HeadlinesOfTheModelsRecordedRunsRankByTimeAtStake) {
+  ReportRequest request = recorded_request();
+  request.runs.clear();
+  for (const auto& entry : std::filesystem::directory_iterator(ATOMQ_MODEL_FIXTURE_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const auto doc = nlohmann::json::parse(in);
+    RunDocument run;
+    run.label = entry.path().stem().string();
+    run.profiles.push_back(model::kernel_profile_from_json(doc.at("profile"), entry.path().string()));
+    request.runs.push_back(std::move(run));
+  }
+  ASSERT_GE(request.runs.size(), 15u);
+  const Report r = build_report(request);
+  expect_headlines_rank_by_time_at_stake(r);
+  EXPECT_EQ(r.headlines.front().rfind("hist-naive_global-u32-single: ", 0), 0u) << r.headlines.front();
+  EXPECT_NE(r.headlines.front().find("binds: the L2 atomic unit"), std::string::npos) << r.headlines.front();
 }
 
 }  // namespace

@@ -40,7 +40,9 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs,
       const std::string name = short_kernel_name(profile.kernel_name);
       const int nth = ++index[name];
       k.run_label = run.label;
-      k.label = run.profiles.size() == 1 ? run.label : run.label + "/" + name;
+      k.label = run.profiles.size() == 1 && !run.label.empty() ? run.label
+                : run.label.empty()                             ? name
+                                                                : run.label + "/" + name;
       if (seen[name] > 1) k.label += "#" + std::to_string(nth);
       k.profile = profile;
       k.analysis = model::analyze(profile, service);

@@ -142,6 +142,8 @@ std::string l2_cause(const model::L2Queue& q) {
 
 namespace atomq::report {
 
+std::string duration_text(std::optional<double> ns) { return detail::duration(ns); }
+
 std::string atomic_units_summary(const model::KernelAnalysis& a) {
   using detail::percent;
   std::string line = "SM atomic U " + (a.evaluated ? detail::utilization(a.utilization.mean) : std::string("-"));

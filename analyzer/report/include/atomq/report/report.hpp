@@ -134,6 +134,9 @@ std::vector<std::string> headline_lines(const std::vector<KernelSummary>& summar
 // "f(const float *, unsigned int *)", the demangler "f(float const*, unsigned int*)").
 std::string normalized_kernel_name(const std::string& full_name);
 
+// A measured time as every report shows it: µs, 3 significant digits ("21.1 µs", "1,061 µs", "-").
+std::string duration_text(std::optional<double> ns);
+
 // Short kernel name: without template arguments, parameters and namespaces.
 std::string short_kernel_name(const std::string& full_name);
 
