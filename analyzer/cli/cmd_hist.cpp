@@ -8,6 +8,7 @@
 #include <string>
 
 #include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/common/json_fields.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/histogram/histogram.hpp"
@@ -128,7 +129,7 @@ void write_outcome_json(const std::string& path, const std::string& device, cons
                       {"max_ms", r.timing.max_ms},
                       {"gbs", r.gbs},
                       {"counts", r.result.counts}};
-  write_file_atomically(path, j.dump(2) + "\n");
+  write_file_atomically(path, json_text(j, 2) + "\n");
 }
 
 // One more run, profiled in-process: every sample is one useful update.

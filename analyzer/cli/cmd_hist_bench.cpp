@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "atomq/common/atomic_file.hpp"
+#include "atomq/common/json_fields.hpp"
 #include "atomq/common/device_info.hpp"
 #include "atomq/common/timestamp.hpp"
 #include "atomq/histogram/histogram_bench.hpp"
@@ -169,7 +170,7 @@ int run_bench(const BenchOptions& o, const std::string& command) {
   if (!o.markdown_path.empty()) write_file_atomically(o.markdown_path, md);
   if (!o.csv_path.empty()) write_file_atomically(o.csv_path, csv(report));
   if (!o.json_path.empty())
-    write_file_atomically(o.json_path, to_json(report, date, driver).dump(2) + "\n");
+    write_file_atomically(o.json_path, json_text(to_json(report, date, driver), 2) + "\n");
   for (const auto& row : report.rows)
     if (row.skipped.empty() && !row.exact) return kExitError;
   return kExitOk;

@@ -124,6 +124,14 @@ bool thousands_grouping_ok(const std::string& v) {
   return true;
 }
 
+// A whole count in [0, limit], as an int.
+int small_count(double value, int limit, const std::string& name, const std::string& source, size_t line_no) {
+  if (!(value >= 0 && value <= limit) || value != std::floor(value))
+    fail(source, line_no, "metric " + name + ": " + std::to_string(value) + " is not a whole number from 0 to " +
+                              std::to_string(limit));
+  return static_cast<int>(value);
+}
+
 // The profile a result ID's first row starts: its kernel, launch and device.
 model::KernelProfile new_profile(const std::vector<std::string>& f, std::map<std::string, size_t>& column,
                                  const std::string& source, size_t line_no, const std::string& id) {
@@ -151,20 +159,53 @@ model::KernelProfile new_profile(const std::vector<std::string>& f, std::map<std
 
 }  // namespace
 
+namespace {
+
+constexpr const char* kRequiredColumns[] = {"ID", "Kernel Name", "Block Size", "Grid Size", "CC",
+                                            "Metric Name", "Metric Unit", "Metric Value"};
+
+// The header is the first line that names every column atomq reads, in any order: a line of
+// the program's own output that merely starts with "ID," is not it.
+bool is_header(const std::vector<std::string>& fields) {
+  for (const char* name : kRequiredColumns)
+    if (std::find(fields.begin(), fields.end(), name) == fields.end()) return false;
+  return true;
+}
+
+// One CSV record: a quoted field may hold line breaks (RFC 4180), so a record can span lines.
+// False at the end of the input; *ok false when it ends inside a quote.
+bool next_record(std::istream& in, size_t& line_no, std::vector<std::string>& fields, bool* ok) {
+  std::string line, record;
+  if (!std::getline(in, line)) return false;
+  ++line_no;
+  record = line;
+  fields = split_csv_record(record, ok);
+  while (!*ok && std::getline(in, line)) {
+    ++line_no;
+    record += "\n" + line;
+    fields = split_csv_record(record, ok);
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const std::string& source) {
-  std::istringstream in(text);
+  // A UTF-8 byte order mark (spreadsheet tools write one) is not part of the first field.
+  std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
   std::string line;
   size_t line_no = 0;
   std::map<std::string, size_t> column;
   size_t header_fields = 0;
-  const char* required[] = {"ID", "Kernel Name", "Block Size", "Grid Size", "CC",
-                            "Metric Name", "Metric Unit", "Metric Value"};
   // Skip the lines ncu prints before the table ("==PROF==" and the program's own output).
+  std::vector<std::string> candidate;  // the first line that starts like a header, to say what it lacks
+  size_t candidate_line = 0;
   while (std::getline(in, line)) {
     ++line_no;
     bool ok = true;
-    if (line.rfind("\"ID\"", 0) != 0 && line.rfind("ID,", 0) != 0) continue;
     const auto header = split_csv_record(line, &ok);
+    if (ok && candidate.empty() && !header.empty() && header[0] == "ID") candidate = header, candidate_line = line_no;
+    if (!ok || !is_header(header)) continue;
     for (size_t i = 0; i < header.size(); ++i)
       if (!column.emplace(header[i], i).second)  // a repeated name would leave a column unread
         fail(source, line_no, "the header repeats the column \"" + header[i] + "\" (columns " +
@@ -172,18 +213,21 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
     header_fields = header.size();
     break;
   }
-  if (column.empty()) fail(source, line_no, "no ncu CSV header (\"ID\",...,\"Metric Value\") found; export with `ncu --csv`");
-  for (const char* name : required)
-    if (!column.count(name)) fail(source, line_no, std::string("header lacks the column \"") + name + "\"");
+  if (column.empty() && !candidate.empty())
+    for (const char* name : kRequiredColumns)
+      if (std::find(candidate.begin(), candidate.end(), name) == candidate.end())
+        fail(source, candidate_line, std::string("header lacks the column \"") + name + "\"");
+  if (column.empty())
+    fail(source, line_no, "no ncu CSV header (a line naming \"ID\", \"Kernel Name\", ..., \"Metric Value\") found; "
+                          "export with `ncu --csv`");
 
   std::vector<model::KernelProfile> profiles;
   std::map<std::string, size_t> by_id;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.empty() || line == "\r") continue;
-    bool ok = true;
-    const auto f = split_csv_record(line, &ok);
+  std::vector<std::string> f;
+  bool ok = true;
+  while (next_record(in, line_no, f, &ok)) {
     if (!ok) fail(source, line_no, "unterminated quote (truncated file?)");
+    if (f.size() == 1 && (f[0].empty() || f[0].rfind("==", 0) == 0)) continue;  // blank, or ncu's "==WARNING==" etc.
     if (f.size() < header_fields)
       fail(source, line_no, "expected " + std::to_string(header_fields) + " fields, got " +
                                 std::to_string(f.size()) + " (truncated file?)");
@@ -214,13 +258,20 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
       fail(source, line_no, "metric " + name + ": unit '" + unit + "' is a rate; the metric is a count");
     if (!unit_scale(unit, &scale))
       fail(source, line_no, "metric " + name + ": unknown unit '" + unit + "' (export with --print-units base)");
-    // Launch statistics ncu adds itself.
-    if (name == "launch__registers_per_thread") p.launch.registers_per_thread = static_cast<int>(value);
-    else if (name == "launch__occupancy_limit_blocks") p.launch.max_active_blocks_per_sm = static_cast<int>(value);
-    else if (name == "device__attribute_multiprocessor_count") p.device.sm_count = static_cast<int>(value);
+    // Launch statistics ncu adds itself; range-checked before they narrow to int.
+    if (name == "launch__registers_per_thread") p.launch.registers_per_thread = small_count(value, 255, name, source, line_no);
+    else if (name == "launch__occupancy_limit_blocks") p.launch.max_active_blocks_per_sm = small_count(value, 2048, name, source, line_no);
+    else if (name == "device__attribute_multiprocessor_count") p.device.sm_count = small_count(value, 1024, name, source, line_no);
     p.counters[name] = value * scale;
   }
   if (profiles.empty()) fail(source, line_no, "the export holds no kernel results");
+  for (const auto& p : profiles) {  // what analyze writes, report must read back
+    try {
+      model::validate_kernel_profile(p, p.source_detail);
+    } catch (const model::ProfileError& e) {
+      throw NcuCsvError(e.what());
+    }
+  }
   return profiles;
 }
 

@@ -1,6 +1,7 @@
 // The service table's writer side: grid lookup, JSON and CSV output, saving. The reader is
 // service_table_reader.cpp.
 #include "atomq/calibration/service_table.hpp"
+#include "atomq/common/json_fields.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -109,7 +110,7 @@ std::string serialize_service_table(const ServiceTable& t) {
            {"controls", controls},
            {"latencies", latencies},
            {"l2", l2_section_json(t.l2)}};
-  return doc.dump(1) + "\n";
+  return json_text(doc, 1) + "\n";
 }
 
 std::string service_table_csv(const ServiceTable& t) {

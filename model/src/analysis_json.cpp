@@ -1,4 +1,5 @@
 #include "atomq/model/analysis_json.hpp"
+#include "atomq/common/json_fields.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -163,7 +164,7 @@ json analysis_json(const KernelAnalysis& a) {
   return doc;
 }
 
-std::string analysis_to_json(const KernelAnalysis& a) { return analysis_json(a).dump(2) + "\n"; }
+std::string analysis_to_json(const KernelAnalysis& a) { return json_text(analysis_json(a), 2) + "\n"; }
 
 std::string comparison_to_json(const KernelComparison& c) {
   json doc;
@@ -184,7 +185,7 @@ std::string comparison_to_json(const KernelComparison& c) {
   for (const Finding& f : c.findings) findings.push_back(to_json(f));
   doc["findings"] = findings;
   doc["summary"] = c.summary;
-  return doc.dump(2) + "\n";
+  return json_text(doc, 2) + "\n";
 }
 
 std::string fit_residuals_csv(const calibration::ServiceTable& table, const ServiceFit& fit) {

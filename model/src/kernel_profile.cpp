@@ -207,7 +207,7 @@ InstructionProfile instruction_profile_from_json(const json& doc, const std::str
 }
 
 std::string serialize_kernel_profile(const KernelProfile& p) {
-  return kernel_profile_to_json(p).dump(2) + "\n";
+  return json_text(kernel_profile_to_json(p), 2) + "\n";
 }
 
 KernelProfile kernel_profile_from_json(const json& doc, const std::string& source_name) {
@@ -238,6 +238,10 @@ KernelProfile parse_kernel_profile(const std::string& json_text, const std::stri
 
 KernelProfile load_kernel_profile(const std::string& path) {
   return parse_kernel_profile(Fields::read_file(path), path);
+}
+
+void validate_kernel_profile(const KernelProfile& profile, const std::string& source_name) {
+  (void)kernel_profile_from_json(kernel_profile_to_json(profile), source_name);  // the one set of checks
 }
 
 }  // namespace atomq::model

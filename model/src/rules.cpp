@@ -80,7 +80,7 @@ std::string apply_rules_json(const std::string& json_text, Rules& rules) {
 std::string rules_to_json(const Rules& rules) {
   nlohmann::json doc = nlohmann::json::object();
   for (const auto& [key, member] : rule_fields()) doc[key] = rules.*member;
-  return doc.dump(2) + "\n";
+  return json_text(doc, 2) + "\n";
 }
 
 }  // namespace atomq::model

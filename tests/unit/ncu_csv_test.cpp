@@ -130,3 +130,31 @@ TEST(NcuCsv, GridJunkAndRateUnitsOfCountsAreRefused) {
   // A rate is fine for a metric atomq does not read.
   EXPECT_EQ(error_of(head + good + row("0", "k", "dram__throughput.avg", "byte/second", "5")), "");
 }
+
+// Exports that are valid but were refused: the program's own "ID," line before the table, a
+// trailing ==WARNING== line, a byte order mark, reordered columns, a multi-line quoted field.
+TEST(NcuCsv, ProgramIdLineTrailingWarningBomReorderedColumnsAndMultilineFieldsAreRead) {
+  const std::string body = row("0", "k", "gpu__time_duration.sum", "nsecond", "10");
+  const auto time_of = [](const std::string& text) {
+    const auto profiles = an::parse_ncu_csv(text, "app.csv");
+    EXPECT_EQ(profiles.size(), 1u);
+    return profiles.empty() ? -1.0 : profiles[0].counter("gpu__time_duration.sum").value_or(-1.0);
+  };
+  EXPECT_EQ(time_of("ID,name,score\n1,run,3\n" + std::string(kHeader) + body), 10.0);
+  EXPECT_EQ(time_of(std::string(kHeader) + body + "==WARNING== something after the table\n"), 10.0);
+  EXPECT_EQ(time_of("\xEF\xBB\xBF" + std::string(kHeader) + body), 10.0);
+  const std::string reordered =
+      "\"Kernel Name\",\"ID\",\"CC\",\"Grid Size\",\"Block Size\",\"Metric Value\",\"Metric Unit\",\"Metric Name\"\n"
+      "\"k\",\"0\",\"9.0\",\"(264, 1, 1)\",\"(256, 1, 1)\",\"10\",\"nsecond\",\"gpu__time_duration.sum\"\n";
+  EXPECT_EQ(time_of(reordered), 10.0);
+  const auto profiles = an::parse_ncu_csv(std::string(kHeader) + row("0", "k<\nline two>", "gpu__time_duration.sum",
+                                                                     "nsecond", "10"), "app.csv");
+  ASSERT_EQ(profiles.size(), 1u);
+  EXPECT_EQ(profiles[0].kernel_name, "k<\nline two>");
+  // Still refused: a header that lacks a column, a quote never closed, counts beyond int.
+  EXPECT_NE(error_of("\"ID\",\"Kernel Name\"\n\"0\",\"k\"\n").find("header lacks the column"), std::string::npos);
+  EXPECT_NE(error_of(std::string(kHeader) + "\"0\",\"k\n").find("unterminated quote"), std::string::npos);
+  EXPECT_NE(error_of(std::string(kHeader) + row("0", "k", "launch__registers_per_thread", "register/thread", "4294967296"))
+                .find("not a whole number from 0 to 255"),
+            std::string::npos);
+}

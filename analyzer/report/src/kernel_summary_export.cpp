@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atomq/common/atomic_file.hpp"
+#include "atomq/common/json_fields.hpp"
 #include "atomq/model/analysis.hpp"
 #include "atomq/report/report.hpp"
 
@@ -123,7 +124,7 @@ std::string render_summary_json(const Report& report) {
   for (const auto& c : columns()) cols.push_back({{"name", c.name}, {"meaning", c.meaning}});
   doc["columns"] = cols;
   doc["kernels"] = rows(report);
-  return doc.dump(1) + "\n";
+  return json_text(doc, 1) + "\n";
 }
 
 }  // namespace atomq::report

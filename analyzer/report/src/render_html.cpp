@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report_assets.hpp"
+#include "atomq/common/json_fields.hpp"
 #include "report_format.hpp"
 
 namespace atomq::report {
@@ -277,7 +278,7 @@ std::string render_html(const Report& report) {
   for (const auto& r : report.runs) h += "<li>" + escape(r) + "</li>\n";
   h += "</ul>\n<p>Charts: Chart.js " + escape(detail::chart_js_version()) + " (MIT licence), inlined.</p>\n";
 
-  h += "<script type=\"application/json\" id=\"atomq-report-data\">" + script_safe(chart_data(report).dump()) +
+  h += "<script type=\"application/json\" id=\"atomq-report-data\">" + script_safe(json_text(chart_data(report))) +
        "</script>\n<script>\n" + detail::chart_js_source() + "\n</script>\n<script>\n" +
        detail::report_js_source() + "\n</script>\n</body>\n</html>\n";
   return h;

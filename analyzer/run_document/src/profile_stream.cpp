@@ -1,4 +1,5 @@
 #include "atomq/run_document/profile_stream.hpp"
+#include "atomq/common/json_fields.hpp"
 
 #include <fstream>
 #include <stdexcept>
@@ -62,11 +63,11 @@ void ProfileStreamWriter::write_line(const std::string& line) {
 }
 
 void ProfileStreamWriter::write(const model::KernelProfile& profile) {
-  write_line(model::kernel_profile_to_json(profile).dump());
+  write_line(json_text(model::kernel_profile_to_json(profile)));
 }
 
 void ProfileStreamWriter::write_message(const json& message) {
-  write_line(json{{"collector", message}}.dump());
+  write_line(json_text(json{{"collector", message}}));
 }
 
 ProfileStream read_profile_stream(const std::string& path) {
@@ -81,7 +82,7 @@ ProfileStream read_profile_stream(const std::string& path) {
     json j;
     try {
       j = json::parse(lines[i]);
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {  // a syntax error, or a number beyond double
       if (i + 1 == lines.size()) {  // the program died while this line was written
         stream.notes.push_back(where + ": truncated last line skipped");
         continue;

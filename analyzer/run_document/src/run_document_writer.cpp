@@ -1,4 +1,5 @@
 #include "atomq/common/atomic_file.hpp"
+#include "atomq/common/json_fields.hpp"
 #include "atomq/model/analysis_json.hpp"
 #include "atomq/run_document/run_document.hpp"
 #include "atomq/version.hpp"
@@ -38,7 +39,7 @@ json run_document_json(const RunInfo& info, const std::vector<model::KernelProfi
 void write_run_document(const std::string& path, const RunInfo& info,
                         const std::vector<model::KernelProfile>& profiles,
                         const std::vector<model::KernelAnalysis>& analyses) {
-  write_file_atomically(path, run_document_json(info, profiles, analyses).dump(1) + "\n");
+  write_file_atomically(path, json_text(run_document_json(info, profiles, analyses), 1) + "\n");
 }
 
 }  // namespace atomq::run

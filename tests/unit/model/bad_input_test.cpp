@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/kernel_profile.hpp"
 #include "model_fixture.hpp"
 
 namespace atomq::model {
@@ -182,6 +183,24 @@ TEST(ServiceTimeWithoutGrid, IsNotANumberRatherThanACrash) {
   const ServiceTimeModel none{calibration::ServiceTable{}};
   EXPECT_TRUE(std::isnan(none.on_pattern(8, 32, 0, calibration::OpVariant::kAdd, {1}).cycles));
   EXPECT_TRUE(std::isnan(none.at(8, 32, 0, 1, calibration::OpVariant::kAdd).cycles));
+}
+
+// Raw library messages: a number beyond double and a name that is not UTF-8 used to surface as
+// "[json.exception....]" with neither file nor field.
+TEST(RawLibraryMessages, NumberOverflowNamesTheFileAndInvalidUtf8IsWrittenReplaced) {
+  try {
+    parse_kernel_profile(R"({"format": "atomq.kernel_profile", "version": 1e999})", "p.json");
+    ADD_FAILURE() << "1e999 accepted";
+  } catch (const ProfileError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("p.json: not valid JSON: ", 0), 0u) << what;
+    EXPECT_EQ(what.find("[json.exception"), std::string::npos) << what;
+  }
+  KernelProfile p = test::make_profile(test::ProfileSpec{});
+  p.kernel_name = "kernel\xff\xfe";
+  std::string text;
+  ASSERT_NO_THROW(text = serialize_kernel_profile(p));
+  EXPECT_EQ(parse_kernel_profile(text, "p.json").kernel_name, "kernel\xEF\xBF\xBD\xEF\xBF\xBD");  // U+FFFD twice
 }
 
 }  // namespace

@@ -26,6 +26,19 @@ inline std::string json_path(const std::string& path, std::size_t index) {
   return path + "[" + std::to_string(index) + "]";
 }
 
+// The library's message without its "[json.exception.parse_error.101] " tag.
+inline std::string json_error_text(const nlohmann::json::exception& e) {
+  const std::string what = e.what();
+  const auto tag_end = what.rfind("] ", what.find(' ') == std::string::npos ? 0 : what.find(' '));
+  return what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos ? what.substr(tag_end + 2) : what;
+}
+
+// Every document's text: a string that is not valid UTF-8 (a kernel name read from a foreign
+// file) is written with U+FFFD in place of the bad bytes instead of failing the write.
+inline std::string json_text(const nlohmann::json& doc, int indent = -1) {
+  return doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // Whether an array field may be empty (an enum, so a key string cannot convert to it).
 enum class EmptyArray { kRefused, kAllowed };
 
@@ -55,8 +68,8 @@ class JsonFields {
     json doc;
     try {
       doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-      throw Error(source_ + ": not valid JSON: " + e.what());
+    } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e999)
+      throw Error(source_ + ": not valid JSON: " + json_error_text(e));
     }
     if (!doc.is_object()) fail("", "expected a JSON object");
     return doc;

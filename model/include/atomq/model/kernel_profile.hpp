@@ -108,4 +108,8 @@ InstructionProfile instruction_profile_from_json(const nlohmann::json& doc, cons
                                                  const std::string& field = "instructions");
 KernelProfile load_kernel_profile(const std::string& path);
 
+// Every check the reader makes, on a profile built in memory (the ncu import): what one path
+// makes, every reader takes back. Throws ProfileError naming source_name and the field.
+void validate_kernel_profile(const KernelProfile& profile, const std::string& source_name);
+
 }  // namespace atomq::model
