@@ -4,7 +4,7 @@
 # - atomq_schema_check: validates files against a schema (a library and a command);
 # - unit: the committed example documents and this build's writers' output conform, a broken
 #   document is refused, the schemas' enum names match the C++ enum tables;
-# - integration: documents the atomq CLI writes on the CPU conform.
+# - integration: documents the atomq CLI writes on the CPU (and on a GPU) conform.
 find_package(valijson REQUIRED)
 set(ATOMQ_SCHEMA_DIR ${PROJECT_SOURCE_DIR}/docs/schemas)
 
@@ -35,3 +35,12 @@ add_test(NAME integration.schema_cli_documents
           ${ATOMQ_CLI} $<TARGET_FILE:atomq_schema_check_cli> ${ATOMQ_SCHEMA_DIR}
           ${CMAKE_CURRENT_LIST_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/integration_work/schemas)
 set_tests_properties(integration.schema_cli_documents PROPERTIES LABELS integration)
+
+# The same on a GPU: the service table of `atomq calibrate --quick`, run documents of `atomq hist
+# --analyze` and of `atomq analyze` with per-instruction counts. Skips (77) without a GPU.
+add_test(NAME integration.schema_gpu_documents
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/integration/check_schemas_gpu.py
+          ${ATOMQ_CLI} $<TARGET_FILE:atomq_schema_check_cli> ${ATOMQ_SCHEMA_DIR}
+          $<TARGET_FILE:multi_kernel_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/schemas_gpu)
+set_tests_properties(integration.schema_gpu_documents PROPERTIES LABELS "integration;gpu"
+  SKIP_RETURN_CODE 77 TIMEOUT 900)
