@@ -27,7 +27,8 @@ bool conforms(const atomq::schema::SchemaChecker& checker, const std::string& fi
   const auto violations = checker.check(whole.at(at));
   if (violations.empty()) return true;
   const auto& first = violations.front();
-  std::printf("%s: %s: %s", file.c_str(), (pointer + first.pointer).c_str(), first.what.c_str());
+  const std::string at = pointer + first.pointer;
+  std::printf("%s: %s: %s", file.c_str(), at.empty() ? "(root)" : at.c_str(), first.what.c_str());
   if (violations.size() > 1) std::printf(" (and %zu more)", violations.size() - 1);
   std::printf("\n");
   return false;

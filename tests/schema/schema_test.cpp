@@ -2,6 +2,7 @@
 // refuse broken ones: a missing required field, a wrong type, an unknown enum name or field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -68,8 +69,7 @@ TEST(SchemaRefuses, WrongType) {
   json doc = recorded_run();
   doc["kernels"][0]["profile"]["kernel"]["launch"]["grid"][1] = "1";
   const auto at = pointers("run_document", doc);
-  ASSERT_FALSE(at.empty());
-  EXPECT_EQ(at.front(), "/kernels/0/profile/kernel/launch/grid/1");
+  EXPECT_NE(std::find(at.begin(), at.end(), "/kernels/0/profile/kernel/launch/grid/1"), at.end());
   doc = recorded_run();
   doc["kernels"][0]["profile"]["counters"]["sm__cycles_active.max"] = nullptr;  // NaN written as null
   EXPECT_EQ(pointers("run_document", doc),
