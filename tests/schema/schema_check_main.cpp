@@ -19,12 +19,12 @@ int usage() {
 bool conforms(const atomq::schema::SchemaChecker& checker, const std::string& file,
               const std::string& pointer) {
   const nlohmann::json whole = atomq::schema::load_json_file(file);
-  const nlohmann::json::json_pointer at(pointer);
-  if (!whole.contains(at)) {
+  const nlohmann::json::json_pointer part(pointer);
+  if (!whole.contains(part)) {
     std::printf("%s: %s: missing\n", file.c_str(), pointer.c_str());
     return false;
   }
-  const auto violations = checker.check(whole.at(at));
+  const auto violations = checker.check(whole.at(part));
   if (violations.empty()) return true;
   const auto& first = violations.front();
   const std::string at = pointer + first.pointer;
