@@ -20,9 +20,10 @@ set_target_properties(atomq_schema_check_cli PROPERTIES OUTPUT_NAME atomq_schema
 add_executable(atomq_schema_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/schema/schema_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schema/schema_writers_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/schema/schema_enums_test.cpp)
-target_link_libraries(atomq_schema_unit_tests PRIVATE atomq_schema_check atomq_run_document atomq_model
-  atomq_table GTest::gtest_main)
+  ${CMAKE_CURRENT_LIST_DIR}/schema/schema_enums_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/schema/schema_report_test.cpp)
+target_link_libraries(atomq_schema_unit_tests PRIVATE atomq_schema_check atomq_report atomq_run_document
+  atomq_model atomq_table GTest::gtest_main)
 target_compile_definitions(atomq_schema_unit_tests PRIVATE
   ATOMQ_SCHEMA_DIR="${ATOMQ_SCHEMA_DIR}"
   ATOMQ_BUNDLED_TABLE_DIR="${ATOMQ_BUNDLED_TABLE_DIR}"
@@ -33,7 +34,8 @@ gtest_discover_tests(atomq_schema_unit_tests PROPERTIES LABELS unit DISCOVERY_TI
 add_test(NAME integration.schema_cli_documents
   COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/integration/check_schemas.py
           ${ATOMQ_CLI} $<TARGET_FILE:atomq_schema_check_cli> ${ATOMQ_SCHEMA_DIR}
-          ${CMAKE_CURRENT_LIST_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/integration_work/schemas)
+          ${CMAKE_CURRENT_LIST_DIR}/fixtures ${PROJECT_SOURCE_DIR}/analyzer/report/recorded
+          ${CMAKE_CURRENT_BINARY_DIR}/integration_work/schemas)
 set_tests_properties(integration.schema_cli_documents PROPERTIES LABELS integration)
 
 # The same on a GPU: the service table of `atomq calibrate --quick`, run documents of `atomq hist
