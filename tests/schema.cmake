@@ -21,7 +21,8 @@ add_executable(atomq_schema_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/schema/schema_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schema/schema_writers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schema/schema_enums_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/schema/schema_report_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/schema/schema_report_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/schema/schema_reader_parity_test.cpp)
 target_link_libraries(atomq_schema_unit_tests PRIVATE atomq_schema_check atomq_report atomq_run_document
   atomq_model atomq_table GTest::gtest_main)
 target_compile_definitions(atomq_schema_unit_tests PRIVATE
