@@ -2,8 +2,9 @@
 # sources are in tests/schema/.
 # valijson is used here only: the product libraries never link it.
 # - atomq_schema_check: validates files against a schema (a library and a command);
-# - unit: the committed example documents and this build's writers' output conform, a broken
-#   document is refused, the schemas' enum names match the C++ enum tables;
+# - unit: the committed example documents and this build's writers' output (report export
+#   included) conform, a broken document is refused (also wherever the reader refuses it), the
+#   schemas' enum names and the export's columns match the C++ tables;
 # - integration: documents the atomq CLI writes on the CPU (and on a GPU) conform.
 find_package(valijson REQUIRED)
 set(ATOMQ_SCHEMA_DIR ${PROJECT_SOURCE_DIR}/docs/schemas)
