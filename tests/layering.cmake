@@ -6,13 +6,14 @@ set(_layering ${PROJECT_SOURCE_DIR}/tools/check_layering.py)
 set(_work ${CMAKE_CURRENT_BINARY_DIR}/layering)
 add_test(NAME layering.rules_hold
   COMMAND ${ATOMQ_PYTHON} ${_layering} --source ${PROJECT_SOURCE_DIR} --work ${_work}/as_built)
-foreach(probe model_links_cudart report_links_collector)
+foreach(probe model_links_cudart report_links_collector model_links_valijson)
   add_test(NAME layering.refuses_${probe}
     COMMAND ${ATOMQ_PYTHON} ${_layering} --source ${PROJECT_SOURCE_DIR} --work ${_work}/${probe}
             --cmake-arg=-DATOMQ_LAYERING_PROBE=${probe} --expect-violation)
 endforeach()
 set_tests_properties(layering.rules_hold layering.refuses_model_links_cudart
-  layering.refuses_report_links_collector PROPERTIES LABELS unit RUN_SERIAL TRUE)
+  layering.refuses_report_links_collector layering.refuses_model_links_valijson
+  PROPERTIES LABELS unit RUN_SERIAL TRUE)
 add_test(NAME structure.code_size
   COMMAND ${ATOMQ_PYTHON} ${PROJECT_SOURCE_DIR}/tools/check_code_size.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(structure.code_size PROPERTIES LABELS unit)

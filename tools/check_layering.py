@@ -4,7 +4,8 @@
 Configures the source tree into a scratch folder with `cmake --graphviz`, reads every link
 edge (public, interface and private) and fails when a library reaches one it must not:
 the host-only layers (common, table, model, run document, report) reach nothing CUDA or
-CUPTI, and the report does not depend on the collector. Prints the offending path.
+CUPTI, the report does not depend on the collector, and valijson (the JSON Schema checks of
+tests/schema.cmake) stays out of them. Prints the offending path.
 
   check_layering.py --source DIR --work DIR [--cmake-arg=-DX=Y ...] [--expect-violation]
 
@@ -28,6 +29,8 @@ RULES += [("atomq_report", re.compile(r"^atomq_collector$"),
            "the report reads run documents; it must not depend on the collector"),
           ("atomq_model", re.compile(r"^atomq_(report|run_document|collector)$"),
            "the model is below the analyzer and the report")]
+RULES += [(lib, re.compile(r"^valijson$"), "valijson is for the schema tests only (tests/schema.cmake)")
+          for lib in HOST_ONLY]
 
 def path_to(edges, start, forbidden):
     """Shortest dependency path from start to a target matching forbidden, or None."""
