@@ -74,7 +74,13 @@ void start_profiling(const char* stream_path) {
         [](const std::string& error) { report_error(error); });
   } else {
     g_session = std::make_unique<KernelProfilingSession>(
-        profiler_options(collector), [](const atomq::model::KernelProfile& p) { g_writer->write(p); });
+        profiler_options(collector), [](const atomq::model::KernelProfile& p) {
+          try {
+            g_writer->write(p);
+          } catch (const atomq::model::ProfileError& e) {  // one bad launch, not the program
+            report_error(e.what());
+          }
+        });
   }
   std::atexit(flush_at_exit);
 }

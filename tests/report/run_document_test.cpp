@@ -2,11 +2,16 @@
 // input is refused with the file and the field named.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "atomq/report/recorded.hpp"
 #include "atomq/report/report.hpp"
+#include "atomq/run_document/profile_stream.hpp"
 #include "atomq/run_document/run_document.hpp"
 
 namespace atomq::report {
@@ -89,6 +94,27 @@ TEST(RunDocument, MissingFileIsNamed) {
   } catch (const RunDocumentError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/run.json"), std::string::npos);
   }
+}
+
+// The collector's stream stays readable: a counter CUPTI could not evaluate (NaN) used to be
+// written as null, which the reader refuses, losing every profile of the run.
+TEST(ProfileStream, NonFiniteCountersAreDroppedAndAnUnreadableProfileIsNotWritten) {
+  const std::string path = ::testing::TempDir() + "/atomq_stream_" + std::to_string(::getpid()) + ".jsonl";
+  std::remove(path.c_str());
+  model::KernelProfile p = model::kernel_profile_from_json(valid_document()["kernels"][0]["profile"], "doc.json");
+  p.counters["gpu__time_duration.sum"] = std::nan("");
+  {
+    run::ProfileStreamWriter writer(path);
+    writer.write(p);
+    model::KernelProfile nameless = p;
+    nameless.kernel_name.clear();
+    EXPECT_THROW(writer.write(nameless), model::ProfileError);
+  }
+  const run::ProfileStream stream = run::read_profile_stream(path);
+  ASSERT_EQ(stream.profiles.size(), 1u);
+  EXPECT_FALSE(stream.profiles[0].counter("gpu__time_duration.sum").has_value());
+  EXPECT_EQ(stream.profiles[0].counters.size(), p.counters.size() - 1);
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "atomq/run_document/profile_stream.hpp"
 #include "atomq/common/json_fields.hpp"
 
+#include <cmath>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace atomq::run {
@@ -63,7 +65,14 @@ void ProfileStreamWriter::write_line(const std::string& line) {
 }
 
 void ProfileStreamWriter::write(const model::KernelProfile& profile) {
-  write_line(json_text(model::kernel_profile_to_json(profile)));
+  // A counter that could not be evaluated (NaN, inf) is left out, so the analysis names it
+  // missing; a profile the reader would still refuse is not written (ProfileError), never a
+  // line that makes the whole stream unreadable.
+  model::KernelProfile p = profile;
+  for (auto it = p.counters.begin(); it != p.counters.end();)
+    it = std::isfinite(it->second) ? std::next(it) : p.counters.erase(it);
+  model::validate_kernel_profile(p, "the collector's profile of " + p.kernel_name);
+  write_line(json_text(model::kernel_profile_to_json(p)));
 }
 
 void ProfileStreamWriter::write_message(const json& message) {

@@ -36,6 +36,8 @@ class ProfileStreamWriter {
   ~ProfileStreamWriter();
   ProfileStreamWriter(const ProfileStreamWriter&) = delete;
   ProfileStreamWriter& operator=(const ProfileStreamWriter&) = delete;
+  // Non-finite counters are dropped; throws model::ProfileError (nothing written) when the
+  // profile reader would refuse what is left.
   void write(const model::KernelProfile& profile);
   void write_message(const nlohmann::json& message);
 
