@@ -120,6 +120,10 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
 }
 
 int run_ncu_csv(const AnalyzeArgs& a) {
+  if (same_file(a.ncu_csv, a.output)) {
+    fmt::print(stderr, "atomq: {}: is also the --ncu-csv input; writing it would replace the export\n", a.output);
+    return kExitError;
+  }
   run::RunInfo info;
   info.command = a.ncu_csv;
   info.source = "ncu_csv";

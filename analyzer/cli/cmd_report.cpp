@@ -36,6 +36,9 @@ std::pair<std::string, std::string> split_pair(const std::string& text) {
 int run_report(const ReportArgs& args) {
   // Refuse an unusable output name before any work.
   for (const auto& out : args.outputs) {
+    for (const auto* inputs : {&args.runs, &args.baseline})
+      for (const auto& in : *inputs)
+        if (same_file(in, out)) throw report::ReportError(out + ": is also an input; writing it would replace the run");
     if (report::report_format_for_path(out) == report::ReportFormat::kHtml && !report::html_supported())
       throw report::ReportError(out + ": this atomq was built without Chart.js (libjs-chart.js); write .md or rebuild");
   }

@@ -5,6 +5,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
@@ -27,6 +30,15 @@ int report_gpu_error(const CudaError& e) {
   }
   fmt::print(stderr, "atomq: {}\n", e.what());
   return kExitError;
+}
+
+// What was printed must have reached stdout: `atomq table show T > /dev/full` is an error.
+int with_stdout_checked(int rc) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    fmt::print(stderr, "atomq: cannot write to standard output: {}\n", std::strerror(errno));
+    return rc != 0 ? rc : kExitError;
+  }
+  return rc;
 }
 
 }  // namespace atomq::cli
@@ -59,7 +71,7 @@ int main(int argc, char** argv) {
   if (!selected) return atomq::cli::kExitError;
 
   try {
-    return selected();
+    return atomq::cli::with_stdout_checked(selected());
   } catch (const atomq::CudaError& e) {
     return atomq::cli::report_gpu_error(e);
   } catch (const atomq::calibration::TableError& e) {

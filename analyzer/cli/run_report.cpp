@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "atomq/analyzer/table_selection.hpp"
@@ -104,7 +105,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
 report::Report write_reports(const report::ReportRequest& request,
                              const std::vector<std::string>& outputs) {
   report::Report built = report::build_report(request);
-  for (const auto& out : outputs) report::write_report(built, out);
+  report::write_reports(built, outputs);
   return built;
 }
 
@@ -122,6 +123,11 @@ analyzer::SelectedTable select_report_table(report::ReportRequest& request, cons
   request.table_path = table.path;
   request.table_origin = table.origin;
   return table;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
 }  // namespace atomq::cli

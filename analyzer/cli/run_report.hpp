@@ -26,4 +26,7 @@ analyzer::SelectedTable select_report_table(report::ReportRequest& request, cons
 report::Report write_reports(const report::ReportRequest& request, const std::vector<std::string>& outputs);
 void print_written(const std::vector<std::string>& outputs);  // "wrote FILE" lines
 
+// Whether two paths name one existing file (an output that would overwrite an input).
+bool same_file(const std::string& a, const std::string& b);
+
 }  // namespace atomq::cli

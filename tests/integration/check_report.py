@@ -149,3 +149,15 @@ p = report(runs[0], runs[1], "--pair", "nope:naive_global-single", "-o", work / 
 assert p.returncode == 1 and "nope" in p.stderr and "naive_global-single" in p.stderr, p.stderr
 assert not (work / "bad.md").exists()
 print("report CLI: ok")
+
+# Several outputs are all or none: the second cannot be written, so the first is not either.
+first = work / "first.md"
+first.unlink(missing_ok=True)
+p = report(runs[0], "-o", first, "-o", work / "no_such_dir" / "second.md")
+assert p.returncode == 1 and "second.md" in p.stderr, p.stderr
+assert not first.exists() and not list(work.glob("first.md.tmp.*")), "half of the outputs written"
+# An output that is also an input is refused, and the input is left as it was.
+copy = work / "input_copy.json"
+copy.write_bytes(runs[0].read_bytes())
+p = report(copy, "-o", copy)
+assert p.returncode == 1 and "is also an input" in p.stderr and copy.read_bytes() == runs[0].read_bytes(), p.stderr

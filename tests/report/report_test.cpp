@@ -348,5 +348,30 @@ TEST(Report, HeadlinesOfTheModelsRecordedRunsRankByTimeAtStake) {
   EXPECT_NE(r.headlines.front().find("binds: the L2 atomic unit"), std::string::npos) << r.headlines.front();
 }
 
+// A kernel may be named anything: "<!--<script>" in the HTML data block stopped every chart,
+// and backticks or HTML in Markdown ended code spans or passed through.
+TEST(Report, HostileKernelNamesStayInsideTheirText) {
+  ReportRequest request = recorded_request();
+  request.runs.resize(1);
+  request.runs[0].label = "run`<b>";
+  request.runs[0].profiles[0].kernel_name = "k<!--<script>alert(1)</script>`x`(int)";
+  const Report r = build_report(request);
+  const std::string page = render_html(r);
+  const std::string marker = "<script type=\"application/json\" id=\"atomq-report-data\">";
+  const auto start = page.find(marker) + marker.size();
+  const std::string data = page.substr(start, page.find("</script>", start) - start);
+  EXPECT_EQ(data.find('<'), std::string::npos) << data.substr(0, 300);
+  EXPECT_EQ(page.find("<script>alert"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(data)["kernels"][0]["label"], "run`<b>");
+  const std::string md = render_markdown(r);
+  EXPECT_NE(md.find("- kernel: ``k<!--<script>alert(1)</script>`x`(int)``"), std::string::npos);
+  // Outside that code span the names' "<" and backticks are escaped.
+  std::string outside = md;
+  for (auto at = outside.find("``k<!--"); at != std::string::npos; at = outside.find("``k<!--"))
+    outside.erase(at, outside.find("``", at + 2) + 2 - at);
+  for (const char* raw : {"(^|[^\\\\])<b>", "(^|[^\\\\])<!--", "(^|[^\\\\])`<", "(^|[^\\\\])`x"})
+    EXPECT_FALSE(std::regex_search(outside, std::regex(raw))) << raw;
+}
+
 }  // namespace
 }  // namespace atomq::report

@@ -30,9 +30,12 @@ std::string escape(const std::string& text) {
 }
 
 // JSON inside <script>: "</" would end the element early.
-std::string script_safe(std::string text) {
-  for (auto pos = text.find("</"); pos != std::string::npos; pos = text.find("</", pos + 3)) text.replace(pos, 2, "<\\/");
-  return text;
+// JSON inside <script>: "</script" ends the block and "<!--" changes how the rest is parsed,
+// so no "<" is left (a kernel may be named anything); JSON reads \u003c back as "<".
+std::string script_safe(const std::string& text) {
+  std::string out;
+  for (char ch : text) out += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
+  return out;
 }
 
 std::string class_span(model::UtilizationClass c) {

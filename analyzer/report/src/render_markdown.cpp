@@ -2,6 +2,8 @@
 // same in a terminal, a pull request or a wiki.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "atomq/model/analysis.hpp"
 #include "report_format.hpp"
 
@@ -11,14 +13,26 @@ using namespace detail;
 
 namespace {
 
+// Text that may hold a kernel or file name: no HTML, no code span or table cell ends early.
 std::string cell(std::string text) {
   std::string out;
   for (char ch : text) {
-    if (ch == '|') out += "\\|";
+    if (ch == '|' || ch == '<' || ch == '`') out += std::string("\\") + ch;
     else if (ch == '\n') out += ' ';
     else out += ch;
   }
   return out;
+}
+
+// A code span around any text: the fence is longer than the longest run of backticks in it.
+std::string code(const std::string& text) {
+  size_t longest = 0, run = 0;
+  for (char ch : text) longest = std::max(longest, run = ch == '`' ? run + 1 : 0);
+  const std::string fence(longest + 1, '`');
+  const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+  std::string flat = text;
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  return fence + (pad ? " " : "") + flat + (pad ? " " : "") + fence;
 }
 
 void table_row(std::string& md, const std::vector<std::string>& cells) {
@@ -106,8 +120,8 @@ void l2_lines(std::string& md, const model::KernelAnalysis& a) {
 
 void kernel_section(std::string& md, const ReportKernel& k) {
   const auto& a = k.analysis;
-  md += fmt::format("### {}\n\n", k.label);
-  md += fmt::format("- kernel: `{}`\n", k.profile.kernel_name);
+  md += fmt::format("### {}\n\n", cell(k.label));
+  md += fmt::format("- kernel: {}\n", code(k.profile.kernel_name));
   md += fmt::format("- launch: {}\n", launch_summary(k.profile));
   md += fmt::format("- time: {}\n", duration(k.duration_ns));
   md += fmt::format("- atomic units: {}; binds: **{}**\n", atomic_units_summary(a), enum_name(a.binding_unit));
@@ -148,8 +162,8 @@ void kernel_section(std::string& md, const ReportKernel& k) {
 }
 
 void comparison_section(std::string& md, const ReportComparison& c) {
-  md += fmt::format("### {}\n\n", c.title);
-  md += c.result.summary + "\n\n";
+  md += fmt::format("### {}\n\n", cell(c.title));
+  md += cell(c.result.summary) + "\n\n";
   if (c.duration_a_ns && c.duration_b_ns && *c.duration_b_ns > 0)
     md += fmt::format("Measured kernel time: {} (A) -> {} (B): {}.\n\n", duration(c.duration_a_ns),
                       duration(c.duration_b_ns), b_against_a(*c.duration_a_ns, *c.duration_b_ns));
@@ -195,8 +209,8 @@ std::string render_markdown(const Report& report) {
   if (!report.comparisons.empty() || !report.unmatched.empty()) {
     md += "## Comparisons\n\n";
     for (const auto& c : report.comparisons) comparison_section(md, c);
-    for (const auto& u : report.unmatched) md += "- unmatched: " + u + "\n";
-    for (const auto& x : report.extra_launches) md += "- " + x + "\n";
+    for (const auto& u : report.unmatched) md += "- unmatched: " + cell(u) + "\n";
+    for (const auto& x : report.extra_launches) md += "- " + cell(x) + "\n";
     if (!report.unmatched.empty() || !report.extra_launches.empty()) md += "\n";
   }
 
@@ -219,7 +233,7 @@ std::string render_markdown(const Report& report) {
   }
 
   md += "## Runs\n\n";
-  for (const auto& r : report.runs) md += "- " + r + "\n";
+  for (const auto& r : report.runs) md += "- " + cell(r) + "\n";
   return md;
 }
 

@@ -228,7 +228,7 @@ Report build_report(const ReportRequest& request) {
   report.headlines = headline_lines(report.summaries, report.kernels, 3);
   for (const auto* runs : {&request.runs, &request.baseline_runs})
     for (const auto& run : *runs) {
-      std::string line = run.label + ": `" + run.info.command + "` (" + (run.info.source.empty() ? "unknown source" : run.info.source);
+      std::string line = run.label + ": " + run.info.command + " (" + (run.info.source.empty() ? "unknown source" : run.info.source);
       if (!run.info.atomq_commit.empty()) line += ", recorded by atomq " + run.info.atomq_version + " " + run.info.atomq_commit;
       line += runs == &request.baseline_runs ? ", baseline)" : ")";
       report.runs.push_back(line);

@@ -26,13 +26,24 @@ ReportFormat report_format_for_path(const std::string& path) {
                     "name the output file so");
 }
 
-void write_report(const Report& report, const std::string& path) {
+std::string render_report(const Report& report, const std::string& path) {
   switch (report_format_for_path(path)) {
-    case ReportFormat::kHtml: return write_file_atomically(path, render_html(report));
-    case ReportFormat::kMarkdown: return write_file_atomically(path, render_markdown(report));
-    case ReportFormat::kSummaryCsv: return write_file_atomically(path, render_summary_csv(report));
-    case ReportFormat::kSummaryJson: return write_file_atomically(path, render_summary_json(report));
+    case ReportFormat::kHtml: return render_html(report);
+    case ReportFormat::kMarkdown: return render_markdown(report);
+    case ReportFormat::kSummaryCsv: return render_summary_csv(report);
+    case ReportFormat::kSummaryJson: return render_summary_json(report);
   }
+  throw ReportError(path + ": unknown report format");
+}
+
+void write_report(const Report& report, const std::string& path) {
+  write_file_atomically(path, render_report(report, path));
+}
+
+void write_reports(const Report& report, const std::vector<std::string>& paths) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& path : paths) files.emplace_back(path, render_report(report, path));
+  write_files_atomically(files);  // all or none
 }
 
 }  // namespace atomq::report

@@ -116,8 +116,12 @@ enum class ReportFormat { kHtml, kMarkdown, kSummaryCsv, kSummaryJson };
 // From the file name: .html/.htm, .md/.markdown, .csv or .json (the per-kernel export);
 // anything else is a ReportError.
 ReportFormat report_format_for_path(const std::string& path);
+// The text in the format the path asks for.
+std::string render_report(const Report& report, const std::string& path);
 // Renders in the format the path asks for and writes the file atomically.
 void write_report(const Report& report, const std::string& path);
+// Every output rendered before any is written: a failure leaves none half done.
+void write_reports(const Report& report, const std::vector<std::string>& paths);
 
 // Both atomic queues of a kernel in one line, e.g. "SM atomic U 3% | L2 hottest slice U 98%
 // (one hot address, red.add.u32)"; the L2 part says when it was not evaluated.
