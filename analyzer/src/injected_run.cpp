@@ -190,7 +190,8 @@ InjectedRun finished_run(const std::vector<std::string>& program, const Started&
   read_stream(stream_path, r);
   if (r.info.launches.launches_profiled == 0)
     r.info.launches.launches_profiled = static_cast<long long>(r.profiles.size());
-  if (!r.collector_error.empty()) r.info.warnings.push_back("profiling error: " + r.collector_error);
+  if (!r.collector_error.empty())
+    r.info.warnings.push_back("profiling error: " + r.collector_error + collector_error_fix(r.collector_error));
   return r;
 }
 
@@ -248,6 +249,9 @@ std::string collector_error_fix(const std::string& error) {
            "NVreg_RestrictProfilingToAdminUsers=0 (ERR_NVGPUCTRPERM).";
   if (has("another profiler"))
     return " Fix: run atomq outside ncu/nsys/compute-sanitizer and disable framework profilers.";
+  if (has("HARDWARE_BUSY"))
+    return " Fix: another process was profiling this GPU at the same time (a child the program started, or "
+           "another profiler): only one is profiled at a time; profile the child on its own.";
   if (has("nvperf") || has("LIBRARY"))
     return " Fix: put the CUDA toolkit's lib folder (libnvperf_host.so) on LD_LIBRARY_PATH.";
   return "";

@@ -10,6 +10,7 @@
 #include <cupti_result.h>
 
 #include <stdexcept>
+#include <cstring>
 #include <string>
 
 namespace atomq {
@@ -33,7 +34,9 @@ namespace detail {
 [[noreturn]] inline void throw_error(const char* api, int code, const std::string& name,
                                      const std::string& detail_text, const char* call,
                                      const char* file, int line) {
-  std::string msg = std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+  // The file's name only: a message for users carries no path of the machine atomq was built on.
+  const char* slash = std::strrchr(file, '/');
+  std::string msg = std::string(slash ? slash + 1 : file) + ":" + std::to_string(line) + ": " + call + " failed: " +
                     name + " (" + api + " error " + std::to_string(code) + ")";
   if (!detail_text.empty()) msg += ": " + detail_text;
   throw CudaError(api, code, name, msg);
