@@ -48,3 +48,14 @@ wrong.write_text(json.dumps({"format": "atomq.service_table", "version": 7}))
 p = run("table", "validate", str(wrong))
 assert p.returncode == 1 and "'version'" in p.stderr, p.stderr
 print("table tools OK on", len(tables), "bundled table(s) and 3 broken files")
+
+# Usage: a device that never ends is refused (not read forever), and output that cannot be
+# written (a full disk) is an error, not exit 0.
+p = subprocess.run([atomq, "table", "show", "/dev/zero"], capture_output=True, text=True, timeout=60)
+assert p.returncode == 1 and "/dev/zero" in p.stderr and "256 MiB" in p.stderr, (p.returncode, p.stderr)
+if os.path.exists("/dev/full"):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([atomq, "table", "show", str(tables[0])], stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+    assert p.returncode != 0 and "cannot write to standard output" in p.stderr, (p.returncode, p.stderr)
+print("usage: /dev/zero refused, a failed write to stdout reported")
