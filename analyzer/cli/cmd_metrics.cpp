@@ -2,7 +2,9 @@
 // validated against a chip (host-only: no GPU needed).
 #include <fmt/format.h>
 
+#if ATOMQ_WITH_CUDA
 #include "atomq/analyzer/metric_config.hpp"
+#endif
 #include "atomq/analyzer/metric_list.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
@@ -21,6 +23,10 @@ int run_metrics(const MetricsArgs& a) {
     fmt::print("{}\n", analyzer::ncu_metrics_argument());
     return kExitOk;
   }
+#if !ATOMQ_WITH_CUDA
+  fmt::print(stderr, "atomq: metrics --list checks the counters on a chip with CUPTI: this atomq was built host-only\n");
+  return kExitNoGpu;
+#else
   const auto names = analyzer::atomq_metric_names();
   const auto checks = analyzer::validate_metrics(a.chip, names);
   int invalid = 0;
@@ -40,6 +46,7 @@ int run_metrics(const MetricsArgs& a) {
   fmt::print("export for offline analysis:\n  ncu --csv --print-units base --metrics {} ./app > app.csv\n",
              analyzer::ncu_metrics_argument());
   return kExitOk;
+#endif
 }
 
 }  // namespace

@@ -8,28 +8,11 @@
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
+#if ATOMQ_WITH_CUDA
 #include "atomq/cuda/check.hpp"
+#endif
 #include "atomq/version.hpp"
 #include "commands.hpp"
-
-namespace atomq::cli {
-
-int report_gpu_error(const CudaError& e) {
-  if (e.api() == "CUDA runtime" &&
-      (e.code() == cudaErrorInsufficientDriver || e.code() == cudaErrorNoDevice ||
-       e.code() == cudaErrorInitializationError)) {
-    const char* why = e.code() == cudaErrorInsufficientDriver
-                          ? "no NVIDIA driver found (libcuda.so.1 missing or too old)"
-                      : e.code() == cudaErrorNoDevice ? "the driver sees no CUDA device"
-                                                      : "the CUDA driver failed to initialize";
-    fmt::print(stderr, "atomq: no usable NVIDIA GPU: {} ({})\n", why, e.name());
-    return kExitNoGpu;
-  }
-  fmt::print(stderr, "atomq: {}\n", e.what());
-  return kExitError;
-}
-
-}  // namespace atomq::cli
 
 int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("atomq"));
@@ -60,8 +43,10 @@ int main(int argc, char** argv) {
 
   try {
     return selected();
+#if ATOMQ_WITH_CUDA
   } catch (const atomq::CudaError& e) {
     return atomq::cli::report_gpu_error(e);
+#endif
   } catch (const atomq::calibration::TableError& e) {
     fmt::print(stderr, "atomq: invalid table: {}\n", e.what());
     return atomq::cli::kExitError;
