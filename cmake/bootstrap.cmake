@@ -10,7 +10,8 @@ get_filename_component(src "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(build "${src}/build")
 
 set(packages ninja-build g++ python3 libeigen3-dev libcli11-dev libspdlog-dev libfmt-dev
-             nlohmann-json3-dev libgtest-dev binutils libjs-chart.js chromium)
+             nlohmann-json3-dev libgtest-dev binutils libjs-chart.js chromium
+             python3-dev pybind11-dev python3-pybind11)
 set(missing "")
 foreach(p IN LISTS packages)
   execute_process(COMMAND dpkg-query -W -f=\${Status} ${p}
