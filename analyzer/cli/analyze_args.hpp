@@ -19,6 +19,7 @@ struct AnalyzeArgs {
   std::string instruction_regex;      // or for the kernels matching this
   long long instruction_launches = 1;
   int instruction_jobs = 4;  // per-instruction runs side by side
+  std::vector<std::string> program_only_given;  // options given that only profiling a program uses
 };
 
 // atomq analyze [options] -- PROGRAM ARGS...: profile by injection, write the run document.

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <optional>
 
 #include "analyze_args.hpp"
+#include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/analyzer/ncu_csv.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
@@ -17,26 +19,46 @@ namespace atomq::cli {
 
 namespace {
 
+// The launches of an export that -k, -s and -c select, as the injected collector selects them.
+std::vector<model::KernelProfile> select_launches(std::vector<model::KernelProfile> all,
+                                                  const analyzer::CollectorOptions& c, run::SessionStats& stats) {
+  std::optional<analyzer::KernelFilter> filter;
+  if (!c.kernel_name.empty()) filter.emplace(c.kernel_name);
+  std::vector<model::KernelProfile> selected;
+  long long matching = 0;
+  for (auto& p : all) {
+    const bool name_ok = !filter || filter->matches(p.symbol, p.kernel_name);
+    const long long ordinal = name_ok ? matching++ : -1;
+    if (name_ok && ordinal >= c.launch_skip && (c.launch_count < 0 || ordinal < c.launch_skip + c.launch_count))
+      selected.push_back(std::move(p));
+  }
+  stats.launches_seen = static_cast<long long>(all.size());
+  stats.launches_profiled = static_cast<long long>(selected.size());
+  stats.launches_filtered = stats.launches_seen - stats.launches_profiled;
+  return selected;
+}
+
 int run_ncu_csv(const AnalyzeArgs& a) {
+  if (!a.program_only_given.empty())
+    throw UsageError(a.program_only_given.front() + " applies to profiling a program (-- PROGRAM), not to --ncu-csv "
+                     "(the export is already collected; -k, -s and -c select its launches)");
   run::RunInfo info;
   info.command = a.ncu_csv;
   info.source = "ncu_csv";
   std::vector<model::KernelProfile> profiles;
   try {
-    profiles = analyzer::load_ncu_csv(a.ncu_csv);
+    profiles = select_launches(analyzer::load_ncu_csv(a.ncu_csv), a.collector, info.launches);
   } catch (const analyzer::NcuCsvError& e) {
     fmt::print(stderr, "atomq: invalid ncu export: {}\n", e.what());
     return kExitError;
   }
-  info.launches.launches_seen = info.launches.launches_profiled = static_cast<long long>(profiles.size());
   return write_and_print_run(a.output, a.table, info, profiles);
 }
 
 int run_analyze(const AnalyzeArgs& a) {
-  if (a.ncu_csv.empty() == a.program.empty()) {
-    fmt::print(stderr, "atomq: give either --ncu-csv FILE or -- PROGRAM ARGS...\n");
-    return kExitError;
-  }
+  if (a.ncu_csv.empty() == a.program.empty())
+    throw UsageError(a.ncu_csv.empty() ? "analyze: give --ncu-csv FILE or -- PROGRAM ARGS..."
+                                       : "analyze: give either --ncu-csv FILE or -- PROGRAM ARGS..., not both");
   return a.ncu_csv.empty() ? run_program(a) : run_ncu_csv(a);
 }
 
@@ -50,10 +72,22 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--ncu-csv", args->ncu_csv, "analyze an `ncu --csv --metrics $(atomq metrics)` export offline");
   sub->add_option("-o,--output", args->output, "analysis file (JSON; default atomq-analysis.json)");
   sub->add_option("--table", args->table, "service-time table (default: calibrated or bundled for the GPU's chip)");
-  sub->add_option("--kernel-name", c.kernel_regex, "profile only kernels whose name matches this regex");
-  sub->add_option("--launch-skip", c.launch_skip, "skip this many matching launches first")->check(CLI::NonNegativeNumber);
-  sub->add_option("--launch-count", c.launch_count, "profile at most this many matching launches")->check(CLI::NonNegativeNumber);
-  sub->add_option("--device", c.device, "profile only launches on this CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  sub->add_option("-k,--kernel-name", c.kernel_name,
+                  "only these kernels, as ncu's -k: NAME (the function name, or the full demangled or mangled "
+                  "name) or regex:RE (searched in the mangled and demangled names)")
+      ->check([](const std::string& v) -> std::string {
+        try {
+          analyzer::KernelFilter filter(v);
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+        return "";
+      });
+  sub->add_option("-s,--launch-skip", c.launch_skip, "skip this many matching launches first")->check(check_count);
+  sub->add_option("-c,--launch-count", c.launch_count, "profile at most this many matching launches")
+      ->check(check_count);
+  sub->add_option("--device", c.device, "profile only launches on this CUDA device ordinal")
+      ->check(CLI::Range(0, 1023));
   sub->add_option("--instructions", args->instructions,
                   "per-instruction counts, one more run of the program per kernel: auto (default: of the 3 "
                   "kernels with the most time, those with the compiler's shared CAS loop for a float or 64-bit "
@@ -73,6 +107,11 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
                   "program that cannot run twice at once)")
       ->check(CLI::Range(1, 64));
   sub->add_option("program", args->program, "-- PROGRAM ARGS...");
+  sub->parse_complete_callback([sub = sub, args = args] {
+    for (const char* name : {"--device", "--instructions", "--instructions-kernel", "--instruction-launches",
+                             "--instruction-jobs"})
+      if (sub->count(name) > 0) args->program_only_given.push_back(name);
+  });
 }
 
 }  // namespace atomq::cli

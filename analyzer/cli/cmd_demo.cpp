@@ -3,6 +3,7 @@
 // Without one: the same analysis on profiles recorded on an H200 by atomq itself, with the
 // bundled H200 table, and the report says plainly that it replays recorded data.
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,7 +98,7 @@ std::vector<std::string> run_on_gpu(const DemoArgs& args, const std::string& ato
       notes.push_back("Measured on this GPU just now: quick calibration (" + quick + "), then each histogram "
                       "kernel profiled in-process by `atomq hist --analyze`.");
     } else {
-      fmt::print(stderr, "atomq: warning: quick calibration failed; using the table selected for this GPU\n");
+      spdlog::warn("quick calibration failed; using the table selected for this GPU");
     }
   }
   std::vector<std::string> documents;
@@ -120,7 +121,7 @@ std::vector<std::string> run_on_gpu(const DemoArgs& args, const std::string& ato
     if (!table_path.empty()) cmd.insert(cmd.end(), {"--table", table_path});
     cmd.insert(cmd.end(), {"--", app});
     if (run_command(cmd) == 0) documents.push_back(doc);
-    else fmt::print(stderr, "atomq: warning: profiling {} failed; the report goes on without it\n", app);
+    else spdlog::warn("profiling {} failed; the report goes on without it", app);
   }
   return documents;
 }
@@ -154,7 +155,7 @@ int run_demo(const DemoArgs& args) {
 
   std::vector<std::string> outputs = {args.output_dir + "/report.md"};
   if (report::html_supported()) outputs.push_back(args.output_dir + "/report.html");
-  else fmt::print(stderr, "atomq: warning: built without Chart.js (libjs-chart.js): Markdown report only\n");
+  else spdlog::warn("built without Chart.js (libjs-chart.js): Markdown report only");
   const report::Report built = write_reports(request, outputs);
 
   fmt::print("\n{}\n", replay ? "REPLAY of recorded H200 profiles (no GPU used)" : "Measured on this GPU");

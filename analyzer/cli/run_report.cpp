@@ -3,6 +3,7 @@
 #include "run_report.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <set>
@@ -53,7 +54,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   for (const auto& p : profiles) analyses.push_back(model::analyze(p, service));
   run::write_run_document(output, info, profiles, analyses);
 
-  for (const auto& w : info.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  for (const auto& w : info.warnings) spdlog::warn("{}", w);
   fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
   for (size_t i = 0; i < profiles.size(); ++i) {
     const auto& an = analyses[i];
@@ -102,7 +103,7 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
   for (const auto& run : request.runs)
     if (chip.empty() && !run.profiles.empty()) chip = run.profiles.front().device.chip;
   model::SelectedTable table = model::select_table(table_arg, chip);
-  for (const auto& w : table.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  for (const auto& w : table.warnings) spdlog::warn("{}", w);
   request.table = table.table;
   request.table_path = table.path;
   request.table_origin = table.origin;
