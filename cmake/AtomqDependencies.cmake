@@ -1,6 +1,8 @@
 # Third-party dependencies: Debian packages only (see README), nothing is downloaded.
-find_package(CUDAToolkit REQUIRED)
-find_package(CUPTI REQUIRED)
+if(ATOMQ_WITH_CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  find_package(CUPTI REQUIRED)
+endif()
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
@@ -16,3 +18,4 @@ get_target_property(_spdlog_inc spdlog::spdlog_header_only INTERFACE_INCLUDE_DIR
 get_target_property(_fmt_inc fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(atomq_logging SYSTEM INTERFACE ${_spdlog_inc} ${_fmt_inc})
 target_link_libraries(atomq_logging INTERFACE Threads::Threads)
+atomq_export(atomq_logging logging)

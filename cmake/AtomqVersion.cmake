@@ -9,5 +9,6 @@ add_custom_target(atomq_version_header
   BYPRODUCTS ${_atomq_version_header}
   COMMENT "atomq version header (the sources' commit)")
 add_library(atomq_version INTERFACE)
-target_include_directories(atomq_version INTERFACE ${CMAKE_BINARY_DIR}/generated)
+target_include_directories(atomq_version INTERFACE $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/generated>)
+atomq_export(atomq_version version)
 add_dependencies(atomq_version atomq_version_header)

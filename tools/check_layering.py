@@ -19,7 +19,8 @@ from pathlib import Path
 
 from target_graph import configure
 
-HOST_ONLY = ["atomq_common", "atomq_table", "atomq_model", "atomq_run_document", "atomq_report"]
+HOST_ONLY = ["atomq_common", "atomq_table", "atomq_model", "atomq_run_document", "atomq_report",
+             "atomq_ncu_import"]
 CUDA_SIDE = re.compile(r"^(CUDA::.*|CUPTI::.*|atomq_cuda_common|atomq_microbench|atomq_histogram|"
                        r"atomq_collector|atomq_calibration|atomq_inject)$")
 # (library, forbidden dependency pattern, why)

@@ -13,7 +13,7 @@ from collections import defaultdict
 NODE = re.compile(r'^\s*"(node\d+)" \[ label = "([^"]+)", shape = (\w+) \];$')
 EDGE = re.compile(r'^\s*"(node\d+)" -> "(node\d+)"(?: \[ style = (\w+) \])?')
 KINDS = {"egg": "executable", "octagon": "static", "doubleoctagon": "shared",
-         "pentagon": "interface", "septagon": "external", "box": "custom"}
+         "tripleoctagon": "module", "pentagon": "interface", "septagon": "external", "box": "custom"}
 
 
 class TargetGraph:
@@ -36,8 +36,9 @@ def configure(source, work, cmake_args=()):
     graph, names = TargetGraph(), {}
     for line in dot.read_text().splitlines():
         if m := NODE.match(line):
-            names[m.group(1)] = m.group(2)
-            graph.kind[m.group(2)] = KINDS.get(m.group(3), m.group(3))
+            name = m.group(2).split("\\n")[0]  # "atomq_model\n(atomq::model)": the alias is left out
+            names[m.group(1)] = name
+            graph.kind[name] = KINDS.get(m.group(3), m.group(3))
         elif (m := EDGE.match(line)) and m.group(1) in names and m.group(2) in names:
             a, b = names[m.group(1)], names[m.group(2)]
             graph.edges[a].add(b)

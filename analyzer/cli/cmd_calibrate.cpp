@@ -14,6 +14,7 @@
 #include "atomq/microbench/atomic_stream.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "atomq/model/table_selection.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
 
@@ -81,9 +82,13 @@ int run_calibrate(const CalibrateArgs& a) {
                                              bench.device().max_warps_per_sm);
   plan.repeats = a.repeats;
   if (a.l2_launch_ms > 0) plan.l2.target_launch_ms = a.l2_launch_ms;
+  // Without -o the table is installed where analyze and report look for this chip's table.
   std::string output = a.output;
+  if (output.empty() && !probed.chip.empty()) output = model::user_table_path(probed.chip);
   if (output.empty())
     output = fmt::format("atomq-table-{}-{}.json", probed.chip.empty() ? "unknown" : probed.chip, plan.name);
+  if (const auto dir = std::filesystem::path(output).parent_path(); !dir.empty())
+    std::filesystem::create_directories(dir);
   std::string csv = a.csv;
   if (csv.empty()) csv = std::filesystem::path(output).replace_extension(".csv").string();
 
@@ -101,6 +106,11 @@ int run_calibrate(const CalibrateArgs& a) {
   write_file_atomically(l2_csv, cal::service_table_l2_csv(table));
   print_table_summary(stdout, table);
   fmt::print("\nwrote {}, {} and {}\n", output, csv, l2_csv);
+  if (!probed.chip.empty() && output == model::user_table_path(probed.chip))
+    fmt::print("installed as this machine's {} table: atomq analyze and report use it for {} GPUs "
+               "(unless --table or $ATOMQ_TABLE say otherwise)\n", probed.chip, probed.chip);
+  else
+    fmt::print("not installed: pass --table {} to analyze and report (without -o, calibrate installs it)\n", output);
   return kExitOk;
 }
 
@@ -112,7 +122,8 @@ void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
   sub->add_flag("--quick", args->quick, "small grid (seconds) instead of the full one");
   sub->add_option("--device", args->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
   sub->add_option("-o,--output", args->output,
-                  "table file (JSON; default atomq-table-CHIP-GRID.json)");
+                  "table file (JSON; default: installed as this chip's table, where analyze and report look: "
+                  "$XDG_DATA_HOME or ~/.local/share, then atomq/tables/CHIP.json)");
   sub->add_option("--csv", args->csv,
                   "CSV export (default: the output path with .csv; the L2 cells go to FILE.l2.csv)");
   sub->add_option("--repeats", args->repeats, "measured repeats per cell (median and spread)")

@@ -3,6 +3,7 @@
 // Without one: the same analysis on profiles recorded on an H200 by atomq itself, with the
 // bundled H200 table, and the report says plainly that it replays recorded data.
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,7 +28,7 @@ namespace {
 struct DemoArgs {
   std::string output_dir = "atomq-demo";
   bool replay = false;
-  std::string recorded_dir = report::default_recorded_dir();
+  std::string recorded_dir;  // default: the data folder's recorded/
   std::string table;
   long long samples = 64LL << 20;
   int runs = 5;
@@ -97,7 +98,7 @@ std::vector<std::string> run_on_gpu(const DemoArgs& args, const std::string& ato
       notes.push_back("Measured on this GPU just now: quick calibration (" + quick + "), then each histogram "
                       "kernel profiled in-process by `atomq hist --analyze`.");
     } else {
-      fmt::print(stderr, "atomq: warning: quick calibration failed; using the table selected for this GPU\n");
+      spdlog::warn("quick calibration failed; using the table selected for this GPU");
     }
   }
   std::vector<std::string> documents;
@@ -120,7 +121,7 @@ std::vector<std::string> run_on_gpu(const DemoArgs& args, const std::string& ato
     if (!table_path.empty()) cmd.insert(cmd.end(), {"--table", table_path});
     cmd.insert(cmd.end(), {"--", app});
     if (run_command(cmd) == 0) documents.push_back(doc);
-    else fmt::print(stderr, "atomq: warning: profiling {} failed; the report goes on without it\n", app);
+    else spdlog::warn("profiling {} failed; the report goes on without it", app);
   }
   return documents;
 }
@@ -137,7 +138,8 @@ int run_demo(const DemoArgs& args) {
   report::ReportRequest request;
   std::string table_path = args.table;
   if (replay) {
-    const report::RecordedSet recorded = report::load_recorded_set(args.recorded_dir);
+    const report::RecordedSet recorded = report::load_recorded_set(
+        args.recorded_dir.empty() ? report::default_recorded_dir() : args.recorded_dir);
     for (const auto& path : recorded.run_paths) request.runs.push_back(report::load_run_document(path));
     request.title = "atomq demo: REPLAY of recorded H200 profiles";
     request.notes.push_back("This report replays recorded data: no GPU was used to make it. The profiles were " +
@@ -149,16 +151,16 @@ int run_demo(const DemoArgs& args) {
   }
   request.pairs = pairs_present(request.runs);
 
-  const analyzer::SelectedTable table = select_report_table(request, table_path);
+  const model::SelectedTable table = select_report_table(request, table_path);
 
   std::vector<std::string> outputs = {args.output_dir + "/report.md"};
   if (report::html_supported()) outputs.push_back(args.output_dir + "/report.html");
-  else fmt::print(stderr, "atomq: warning: built without Chart.js (libjs-chart.js): Markdown report only\n");
+  else spdlog::warn("built without Chart.js (libjs-chart.js): Markdown report only");
   const report::Report built = write_reports(request, outputs);
 
   fmt::print("\n{}\n", replay ? "REPLAY of recorded H200 profiles (no GPU used)" : "Measured on this GPU");
   fmt::print("{}\n", report::render_terminal_summary(built));
-  fmt::print("table: {} ({})\n", table.path, table.origin);
+  fmt::print("table: {} ({})\n", table.path, table.reason);
   print_written(outputs);
   return kExitOk;
 }
@@ -171,7 +173,7 @@ void add_demo_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("-o,--output-dir", args->output_dir, "folder for the report and the run documents")
       ->capture_default_str();
   sub->add_flag("--replay", args->replay, "replay the recorded H200 profiles even when a GPU is present");
-  sub->add_option("--recorded", args->recorded_dir, "folder of recorded runs (manifest.json)")->capture_default_str();
+  sub->add_option("--recorded", args->recorded_dir, "folder of recorded runs (manifest.json; default: share/atomq/recorded)");
   sub->add_option("--table", args->table, "service-time table (default: quick calibration with a GPU, bundled without)");
   sub->add_option("--n", args->samples, "histogram samples per run (GPU mode)")->capture_default_str();
   sub->add_option("--runs", args->runs, "timed runs per histogram (GPU mode)")->capture_default_str();

@@ -53,10 +53,11 @@ int run_report(const ReportArgs& args) {
   }
   for (const auto& p : args.pairs) request.pairs.push_back(split_pair(p));
 
-  select_report_table(request, args.table);
+  const model::SelectedTable table = select_report_table(request, args.table);
 
   const report::Report built = write_reports(request, args.outputs);
   if (!args.quiet) fmt::print("{}\n", report::render_terminal_summary(built));
+  fmt::print("table: {} ({})\n", table.path, table.reason);
   print_written(args.outputs);
   return kExitOk;
 }

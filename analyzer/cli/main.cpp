@@ -7,30 +7,21 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
+#if ATOMQ_WITH_CUDA
 #include "atomq/cuda/check.hpp"
+#endif
 #include "atomq/version.hpp"
 #include "commands.hpp"
 
-namespace atomq::cli {
+namespace {
 
-int report_gpu_error(const CudaError& e) {
-  if (e.api() == "CUDA runtime" &&
-      (e.code() == cudaErrorInsufficientDriver || e.code() == cudaErrorNoDevice ||
-       e.code() == cudaErrorInitializationError)) {
-    const char* why = e.code() == cudaErrorInsufficientDriver
-                          ? "no NVIDIA driver found (libcuda.so.1 missing or too old)"
-                      : e.code() == cudaErrorNoDevice ? "the driver sees no CUDA device"
-                                                      : "the CUDA driver failed to initialize";
-    fmt::print(stderr, "atomq: no usable NVIDIA GPU: {} ({})\n", why, e.name());
-    return kExitNoGpu;
-  }
-  fmt::print(stderr, "atomq: {}\n", e.what());
-  return kExitError;
-}
+using namespace atomq::cli;
 
 // What was printed must have reached stdout: `atomq table show T > /dev/full` is an error.
 int with_stdout_checked(int rc) {
@@ -41,44 +32,122 @@ int with_stdout_checked(int rc) {
   return rc;
 }
 
-}  // namespace atomq::cli
+constexpr const char* kExitCodes =
+    "Exit codes: 0 success; 1 error (bad input, a failed command); 2 usage error; 3 no usable NVIDIA GPU "
+    "(or a host-only build); 4 profiling failed; 127 the program to analyze could not be run; any other: "
+    "the analyzed program's own exit code.\n"
+    "Environment: NO_COLOR (no colour), ATOMQ_TABLE, ATOMQ_TABLE_DIR, ATOMQ_DATA_DIR (docs/analyzer.md).";
 
-int main(int argc, char** argv) {
-  spdlog::set_default_logger(spdlog::stderr_color_mt("atomq"));
+// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+void set_up_logging() {
+  const char* no_color = std::getenv("NO_COLOR");
+  const auto mode = no_color != nullptr && *no_color != '\0' ? spdlog::color_mode::never : spdlog::color_mode::automatic;
+  spdlog::set_default_logger(spdlog::stderr_color_mt("atomq", mode));
   spdlog::set_pattern("atomq: %^%l%$: %v");
   spdlog::set_level(spdlog::level::warn);
+}
 
-  CLI::App app{"atomq: analyzer for the shared-memory atomic unit of NVIDIA GPUs"};
-  app.set_version_flag("--version",
-                       std::string("atomq ") + atomq::kVersion + " (" + atomq::kGitCommit + ")");
-  app.require_subcommand(1);
+// The first word that is neither an option nor an option's value: the command the user meant.
+std::string first_command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--log-level") ++i;  // its value follows
+    if (word.empty() || word[0] == '-') continue;
+    return word;
+  }
+  return "";
+}
+
+// One line naming the bad word, and where to read the usage; exit 2.
+int usage_error(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  std::string commands;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    commands += (commands.empty() ? "" : ", ") + sub->get_name();
+  const std::string word = first_command_word(argc, argv);
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    known = known || sub->get_name() == word;
+  if (!known && !word.empty())
+    fmt::print(stderr, "atomq: unknown command '{}' (commands: {}); see atomq --help\n", word, commands);
+  else if (word.empty())
+    fmt::print(stderr, "atomq: a command is required (commands: {}); see atomq --help\n", commands);
+  else
+    fmt::print(stderr, "atomq: {} (see atomq {} --help)\n", e.what(), word);
+  return kExitUsage;
+}
+
+const std::map<std::string, spdlog::level::level_enum> kLogLevels = {
+    {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},
+    {"warning", spdlog::level::warn}, {"error", spdlog::level::err},  {"off", spdlog::level::off}};
+
+struct GlobalOptions {
   int verbose = 0;
-  app.add_flag("-v,--verbose", verbose, "log details to stderr (-vv: debug)");
+  bool quiet = false;
+  std::string log_level;
+};
 
-  atomq::cli::CommandRunner selected;
-  atomq::cli::add_devices_command(app, selected);
-  atomq::cli::add_calibrate_command(app, selected);
-  atomq::cli::add_table_command(app, selected);
-  atomq::cli::add_metrics_command(app, selected);
-  atomq::cli::add_analyze_command(app, selected);
-  atomq::cli::add_hist_command(app, selected);
-  atomq::cli::add_report_command(app, selected);
-  atomq::cli::add_demo_command(app, selected);
+void add_global_options(CLI::App& app, GlobalOptions& g) {
+  app.set_version_flag("--version", std::string("atomq ") + atomq::kVersion + " (" + atomq::kGitCommit + ")");
+  app.require_subcommand(1);
+  app.footer(kExitCodes);
+  app.add_flag("-v,--verbose", g.verbose, "log details to stderr (-vv: debug)");
+  app.add_flag("-q,--quiet", g.quiet, "errors only on stderr: no warnings, no progress (= --log-level error)");
+  app.add_option("--log-level", g.log_level, "trace, debug, info, warning (default), error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warning", "error", "off"}));
+}
 
-  CLI11_PARSE(app, argc, argv);
-  if (verbose == 1) spdlog::set_level(spdlog::level::info);
-  if (verbose >= 2) spdlog::set_level(spdlog::level::debug);
-  if (!selected) return atomq::cli::kExitError;
+void apply_global_options(const GlobalOptions& g) {
+  if (g.verbose == 1) spdlog::set_level(spdlog::level::info);
+  if (g.verbose >= 2) spdlog::set_level(spdlog::level::debug);
+  if (g.quiet) spdlog::set_level(spdlog::level::err);
+  if (!g.log_level.empty()) spdlog::set_level(kLogLevels.at(g.log_level));
+  set_quiet(g.quiet || spdlog::get_level() >= spdlog::level::err);
+}
 
+int run_selected(const CommandRunner& selected) {
   try {
-    return atomq::cli::with_stdout_checked(selected());
+    return with_stdout_checked(selected());
+#if ATOMQ_WITH_CUDA
   } catch (const atomq::CudaError& e) {
-    return atomq::cli::report_gpu_error(e);
+    return report_gpu_error(e);
+#endif
   } catch (const atomq::calibration::TableError& e) {
     fmt::print(stderr, "atomq: invalid table: {}\n", e.what());
-    return atomq::cli::kExitError;
+    return kExitError;
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "atomq: {}\n", e.what());
+    return kExitUsage;
   } catch (const std::exception& e) {
     fmt::print(stderr, "atomq: {}\n", e.what());
-    return atomq::cli::kExitError;
+    return kExitError;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  set_up_logging();
+  CLI::App app{"atomq: analyzer for the shared-memory atomic unit of NVIDIA GPUs"};
+  GlobalOptions global;
+  add_global_options(app, global);
+
+  CommandRunner selected;
+  add_devices_command(app, selected);
+  add_calibrate_command(app, selected);
+  add_table_command(app, selected);
+  add_metrics_command(app, selected);
+  add_analyze_command(app, selected);
+  add_hist_command(app, selected);
+  add_report_command(app, selected);
+  add_demo_command(app, selected);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    return usage_error(app, e, argc, argv);
+  }
+  apply_global_options(global);
+  if (!selected) return kExitError;
+  return run_selected(selected);
 }

@@ -3,12 +3,13 @@
 #include "run_report.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
-#include "atomq/analyzer/table_selection.hpp"
+#include "atomq/model/table_selection.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
@@ -41,7 +42,7 @@ void print_atomic_sites(const std::vector<model::KernelAnalysis>& analyses) {
 
 // The report's headline lines first: the kernels with the most time at stake (report.hpp).
 void print_headlines(const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
-                     const analyzer::SelectedTable& table) {
+                     const model::SelectedTable& table) {
   if (profiles.empty()) return;
   report::ReportRequest request;
   request.runs.push_back(run::RunDocument{"", "", info, profiles});
@@ -56,7 +57,7 @@ void print_headlines(const run::RunInfo& info, const std::vector<model::KernelPr
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
                         const std::vector<model::KernelProfile>& profiles) {
   const std::string chip = profiles.empty() ? "" : profiles.front().device.chip;
-  analyzer::SelectedTable table = analyzer::select_table(table_path, chip);
+  model::SelectedTable table = model::select_table(table_path, chip);
   info.table_path = table.path;
   info.table_chip = table.table.provenance.device.chip;
   for (auto& w : table.warnings) info.warnings.push_back(w);
@@ -66,7 +67,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   for (const auto& p : profiles) analyses.push_back(model::analyze(p, service));
   run::write_run_document(output, info, profiles, analyses);
 
-  for (const auto& w : info.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  for (const auto& w : info.warnings) spdlog::warn("{}", w);
   print_headlines(info, profiles, table);
   fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
   for (size_t i = 0; i < profiles.size(); ++i) {
@@ -98,7 +99,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   if (info.launches.passes) fmt::print(" ({} replay passes each)", info.launches.passes);
   if (info.launches.launches_filtered) fmt::print(", {} not selected", info.launches.launches_filtered);
   if (info.launches.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.launches.graph_launches);
-  fmt::print("; table {} ({}); wrote {}\n", table.path, table.origin, output);
+  fmt::print("; table {} ({}); wrote {}\n", table.path, table.reason, output);
   return kExitOk;
 }
 
@@ -113,12 +114,12 @@ void print_written(const std::vector<std::string>& outputs) {
   for (const auto& out : outputs) fmt::print("wrote {}\n", out);
 }
 
-analyzer::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg) {
+model::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg) {
   std::string chip;
   for (const auto& run : request.runs)
     if (chip.empty() && !run.profiles.empty()) chip = run.profiles.front().device.chip;
-  analyzer::SelectedTable table = analyzer::select_table(table_arg, chip);
-  for (const auto& w : table.warnings) fmt::print(stderr, "atomq: warning: {}\n", w);
+  model::SelectedTable table = model::select_table(table_arg, chip);
+  for (const auto& w : table.warnings) spdlog::warn("{}", w);
   request.table = table.table;
   request.table_path = table.path;
   request.table_origin = table.origin;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "atomq/run_document/run_document.hpp"
-#include "atomq/analyzer/table_selection.hpp"
+#include "atomq/model/table_selection.hpp"
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/report/report.hpp"
 
@@ -20,7 +20,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
 
 // The table for a report: `table_arg` if given, else the one for the chip of the request's
 // first profile (select_table's order). Prints its warnings and fills the request's table.
-analyzer::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg);
+model::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg);
 
 // Builds the report once and writes it to every output (.md or .html).
 report::Report write_reports(const report::ReportRequest& request, const std::vector<std::string>& outputs);

@@ -4,13 +4,34 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
 
 namespace atomq::cli {
 
 namespace cal = atomq::calibration;
 
+namespace {
+bool g_quiet = false;
+}  // namespace
+
+void set_quiet(bool quiet) { g_quiet = quiet; }
+bool quiet() { return g_quiet; }
+
+std::string check_count(const std::string& value) {
+  const std::string expected =
+      "expected a count (0 to " + std::to_string(std::numeric_limits<long long>::max()) + "), got '" + value + "'";
+  if (value.empty() || value.size() > 19 || !std::all_of(value.begin(), value.end(), ::isdigit)) return expected;
+  try {
+    (void)std::stoll(value);
+  } catch (const std::exception&) {
+    return expected;
+  }
+  return "";
+}
+
 ProgressBar::ProgressBar(bool enabled)
-    : enabled_(enabled), tty_(::isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
+    : enabled_(enabled && !quiet()), tty_(::isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
 
 void ProgressBar::update(const cal::CalibrationProgress& p) {
   if (!enabled_ || p.total == 0) return;

@@ -49,7 +49,7 @@ void flush_at_exit() {
 ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collector) {
   ProfilerOptions options;
   options.source = atomq::model::CounterSource::kInjected;
-  if (!collector.kernel_regex.empty()) options.kernel_filter = std::regex(collector.kernel_regex);
+  if (!collector.kernel_name.empty()) options.kernel_filter = atomq::analyzer::KernelFilter(collector.kernel_name);
   options.launch_skip = collector.launch_skip;
   options.launch_count = collector.launch_count;
   options.device = collector.device;

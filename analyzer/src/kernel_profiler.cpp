@@ -46,11 +46,7 @@ struct KernelProfilingSession::State {
   bool finished = false;
 
   bool wants(const std::string& mangled) {
-    if (options.kernel_filter) {
-      if (!std::regex_search(mangled, *options.kernel_filter) &&
-          !std::regex_search(demangle(mangled), *options.kernel_filter))
-        return false;
-    }
+    if (options.kernel_filter && !options.kernel_filter->matches(mangled, demangle(mangled))) return false;
     const long long ordinal = matching_seen++;
     if (ordinal < options.launch_skip) return false;
     if (options.launch_count >= 0 && ordinal >= options.launch_skip + options.launch_count) return false;

@@ -55,6 +55,14 @@ bool metric_exists(CUpti_Profiler_Host_Object* host, const std::string& name) {
 
 struct MetricConfig::Host : HostObject {};
 
+std::vector<std::string> supported_chips() {
+  CUpti_Profiler_Host_GetSupportedChips_Params p{CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
+  ATOMQ_CUPTI(cuptiProfilerHostGetSupportedChips(&p));
+  std::vector<std::string> chips;
+  for (size_t i = 0; i < p.numChips; ++i) chips.emplace_back(p.ppChipNames[i]);
+  return chips;
+}
+
 std::vector<MetricValidation> validate_metrics(const std::string& chip,
                                                const std::vector<std::string>& metrics) {
   std::vector<MetricValidation> result;

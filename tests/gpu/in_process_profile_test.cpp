@@ -68,7 +68,7 @@ TEST(InProcessProfileGpu, FilterSkipAndCount) {
   mb::StreamConfig cfg;
   cfg.atomics_per_warp = 64;
   atomq::analyzer::ProfilerOptions options;
-  options.kernel_filter = std::regex("atomic_stream_kernel<1, 0>");
+  options.kernel_filter = atomq::analyzer::KernelFilter("regex:atomic_stream_kernel<1, 0>");
   options.launch_skip = 1;
   options.launch_count = 2;
   long long seen = 0;

@@ -54,7 +54,7 @@ for name in expected:
         assert a == b, f"{name} {m}: in-process {a} vs injected {b}"
 
 # Launch limits: only matching kernels, skip and count.
-run, _ = analyze(work / "limited.json", "--kernel-name", "popc", "--launch-skip", "1", "--launch-count", "2",
+run, _ = analyze(work / "limited.json", "--kernel-name", "regex:popc", "--launch-skip", "1", "--launch-count", "2",
                  "--", app, "--repeat", "3")
 names = [k["profile"]["kernel"]["name"].split("(")[0] for k in run["kernels"]]
 assert len(names) == 2 and all("popc" in n for n in names), names

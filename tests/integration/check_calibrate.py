@@ -1,5 +1,6 @@
 """Execute `atomq calibrate --quick`, then validate the table it wrote (GPU only; else skip)."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -31,3 +32,17 @@ assert not list(work.glob("quick.json.tmp*")), "temporary file left behind"
 v = subprocess.run([atomq, "table", "validate", str(out)], capture_output=True, text=True)
 assert v.returncode == 0, v.stderr
 print(p.stdout)
+
+# Without -o the table is installed where analyze and report look for this chip's table, and
+# calibrate says so.
+home = work / "calibrate-home"
+env = {k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "ATOMQ_TABLE")}
+env["HOME"] = str(home)
+p = subprocess.run([atomq, "calibrate", "--quick", "--no-progress"], capture_output=True, text=True,
+                   timeout=300, env=env, cwd=work)
+assert p.returncode == 0, p.stdout + p.stderr
+chip = doc["provenance"]["chip"]  # the same GPU as the -o run above
+installed = home / ".local/share/atomq/tables" / f"{chip}.json"
+assert installed.is_file(), f"not installed at {installed}:\n{p.stdout}"
+assert f"installed as this machine's {chip} table" in p.stdout, p.stdout
+print(f"installed {installed}")

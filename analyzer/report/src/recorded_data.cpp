@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atomq/common/atomic_file.hpp"
+#include "atomq/common/data_dir.hpp"
 #include "atomq/common/json_fields.hpp"
 #include "atomq/report/recorded.hpp"
 #include "atomq/run_document/run_document.hpp"
@@ -9,7 +10,7 @@ namespace atomq::report {
 
 using nlohmann::json;
 
-std::string default_recorded_dir() { return ATOMQ_RECORDED_DIR; }
+std::string default_recorded_dir() { return data_path("recorded"); }
 
 RecordedSet load_recorded_set(const std::string& dir) {
   const std::string path = dir + "/manifest.json";
@@ -18,7 +19,7 @@ RecordedSet load_recorded_set(const std::string& dir) {
     text = read_text_file(path);
   } catch (const std::runtime_error& e) {
     throw run::RunDocumentError(std::string(e.what()) +
-                                " (the recorded runs are in analyzer/report/recorded/)");
+                                " (the recorded runs are installed in share/atomq/recorded/)");
   }
   const JsonFields<run::RunDocumentError> r(path);
   const json doc = r.parse_object(text);

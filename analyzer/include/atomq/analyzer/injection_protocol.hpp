@@ -16,7 +16,7 @@ namespace env {
 inline constexpr const char* kInjectionPath = "CUDA_INJECTION64_PATH";
 // The profile stream the library appends to; unset: the library does nothing.
 inline constexpr const char* kProfileOutput = "ATOMQ_PROFILE_OUTPUT";
-inline constexpr const char* kKernelRegex = "ATOMQ_KERNEL_REGEX";
+inline constexpr const char* kKernelRegex = "ATOMQ_KERNEL_REGEX";  // the kernel name filter (NAME or regex:RE)
 inline constexpr const char* kLaunchSkip = "ATOMQ_LAUNCH_SKIP";
 inline constexpr const char* kLaunchCount = "ATOMQ_LAUNCH_COUNT";
 inline constexpr const char* kDevice = "ATOMQ_DEVICE";
@@ -36,7 +36,7 @@ inline constexpr const char* kInstructions = "instructions";  // a per-instructi
 
 // Which launches the injected collector profiles.
 struct CollectorOptions {
-  std::string kernel_regex;     // only kernels whose (mangled or demangled) name matches; "" = all
+  std::string kernel_name;      // only kernels it selects (NAME or regex:RE, kernel_filter.hpp); "" = all
   long long launch_skip = 0;    // matching launches to let pass first
   long long launch_count = -1;  // then profile this many (-1: all)
   int device = -1;              // only launches on this device ordinal (-1: all)
@@ -52,10 +52,10 @@ using Environment = std::map<std::string, std::string>;
 // For the parent: sets the options' variables in `environment` (an empty regex removes its
 // variable, so a value inherited from the user's shell does not apply).
 inline void write_collector_options(const CollectorOptions& options, Environment& environment) {
-  if (options.kernel_regex.empty())
+  if (options.kernel_name.empty())
     environment.erase(env::kKernelRegex);
   else
-    environment[env::kKernelRegex] = options.kernel_regex;
+    environment[env::kKernelRegex] = options.kernel_name;
   environment[env::kLaunchSkip] = std::to_string(options.launch_skip);
   environment[env::kLaunchCount] = std::to_string(options.launch_count);
   environment[env::kDevice] = std::to_string(options.device);
@@ -79,7 +79,7 @@ inline CollectorOptions read_collector_options(
     return (end && *end == '\0') ? n : fallback;
   };
   CollectorOptions options;
-  if (const char* re = lookup(env::kKernelRegex); re && *re) options.kernel_regex = re;
+  if (const char* re = lookup(env::kKernelRegex); re && *re) options.kernel_name = re;
   options.launch_skip = number(env::kLaunchSkip, options.launch_skip);
   options.launch_count = number(env::kLaunchCount, options.launch_count);
   options.device = static_cast<int>(number(env::kDevice, options.device));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/run_document/run_document.hpp"  // SessionStats
 #include "atomq/model/kernel_profile.hpp"
 
@@ -19,7 +20,7 @@ using run::SessionStats;
 
 struct ProfilerOptions {
   std::vector<std::string> metrics;           // default: atomq_metric_names()
-  std::optional<std::regex> kernel_filter;    // profile only matching (mangled or demangled) names
+  std::optional<KernelFilter> kernel_filter;  // profile only matching kernels (kernel_filter.hpp)
   long long launch_skip = 0;                  // matching launches to let pass first
   long long launch_count = -1;                // then profile this many (-1: all)
   int device = -1;                            // profile only this device ordinal (-1: all)

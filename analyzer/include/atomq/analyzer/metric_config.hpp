@@ -44,6 +44,9 @@ class MetricConfig {
 std::vector<const char*> c_strings(const std::vector<std::string>& names);
 
 // Checks every name on the chip; never throws for an invalid name (reports it).
+// The chip names CUPTI's host API knows (e.g. "GH100"), as it spells them.
+std::vector<std::string> supported_chips();
+
 std::vector<MetricValidation> validate_metrics(const std::string& chip,
                                                const std::vector<std::string>& metrics);
 

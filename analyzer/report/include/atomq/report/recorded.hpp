@@ -15,7 +15,8 @@ struct RecordedSet {
   std::vector<std::string> run_paths;     // dir joined with the manifest's relative paths
 };
 
-// The source tree's recorded/ folder (compiled in; the demo has --recorded to override it).
+// atomq's data folder's recorded/ (atomq/common/data_dir.hpp; the demo has --recorded).
+// Throws std::runtime_error when there is no data folder.
 std::string default_recorded_dir();
 
 // Reads dir/manifest.json; throws RunDocumentError naming the file and field.

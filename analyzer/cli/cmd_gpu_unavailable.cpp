@@ -1,0 +1,44 @@
+// A host-only build (no CUDA toolkit): the commands that need a GPU are listed as usual but
+// refuse to run, with one line saying why (exit 3, as when there is no GPU).
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+
+#include "analyze_args.hpp"
+#include "commands.hpp"
+
+namespace atomq::cli {
+
+namespace {
+
+int not_in_this_build(const std::string& what) {
+  fmt::print(stderr,
+             "atomq: {} needs a GPU build: this atomq was built host-only (without the CUDA toolkit); "
+             "rebuild with the CUDA toolkit installed\n",
+             what);
+  return kExitNoGpu;
+}
+
+void add_unavailable(CLI::App& app, CommandRunner& selected, const std::string& name, const std::string& what) {
+  auto* sub = app.add_subcommand(name, what + " (needs a GPU build; this one is host-only)");
+  sub->allow_extras();
+  sub->callback([&selected, name] { selected = [name] { return not_in_this_build("`atomq " + name + "`"); }; });
+}
+
+}  // namespace
+
+void add_devices_command(CLI::App& app, CommandRunner& selected) {
+  add_unavailable(app, selected, "devices", "describe the CUDA devices");
+}
+void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
+  add_unavailable(app, selected, "calibrate", "measure this GPU's service-time table");
+}
+void add_hist_command(CLI::App& app, CommandRunner& selected) {
+  add_unavailable(app, selected, "hist", "run a built-in histogram target");
+  add_unavailable(app, selected, "hist-bench", "benchmark the histogram family");
+}
+
+int run_program(const AnalyzeArgs&) { return not_in_this_build("profiling a program (analyze -- PROGRAM)"); }
+
+}  // namespace atomq::cli

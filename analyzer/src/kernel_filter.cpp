@@ -1,0 +1,69 @@
+#include "atomq/analyzer/kernel_filter.hpp"
+
+#include <stdexcept>
+
+namespace atomq::analyzer {
+
+namespace {
+
+constexpr const char* kRegexPrefix = "regex:";
+
+// The index of the bracket that opens the group closing at `close` (text[close] is ')' or
+// '>'), or npos.
+size_t opening_bracket(const std::string& text, size_t close) {
+  const char closing = text[close];
+  const char opening = closing == ')' ? '(' : '<';
+  int depth = 0;
+  for (size_t i = close + 1; i-- > 0;) {
+    if (text[i] == closing) ++depth;
+    if (text[i] == opening && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+// Drops a trailing bracket group ("(int*)" or "<float>") and the spaces before it.
+std::string without_trailing_group(std::string name, char closing) {
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  if (name.empty() || name.back() != closing) return name;
+  const size_t open = opening_bracket(name, name.size() - 1);
+  return open == std::string::npos ? name : name.substr(0, open);
+}
+
+}  // namespace
+
+std::string kernel_function_name(const std::string& demangled) {
+  std::string name = without_trailing_group(demangled, ')');
+  name = without_trailing_group(name, '>');
+  int depth = 0;
+  size_t start = 0;  // after the last top-level space (return type) or "::" (scope)
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '<' || name[i] == '(') ++depth;
+    if (name[i] == '>' || name[i] == ')') --depth;
+    if (depth == 0 && name[i] == ' ') start = i + 1;
+    if (depth == 0 && name[i] == ':' && i + 1 < name.size() && name[i + 1] == ':') start = i + 2;
+  }
+  return name.substr(start);
+}
+
+KernelFilter::KernelFilter(const std::string& spec) : spec_(spec) {
+  if (spec.rfind(kRegexPrefix, 0) == 0) {
+    const std::string re = spec.substr(std::string(kRegexPrefix).size());
+    try {
+      regex_ = std::regex(re);
+    } catch (const std::regex_error& e) {
+      throw std::invalid_argument("kernel name filter '" + spec + "': invalid regular expression (" + e.what() + ")");
+    }
+  } else {
+    name_ = spec;
+  }
+  if (spec.empty() || (regex_ && spec.size() == std::string(kRegexPrefix).size()))
+    throw std::invalid_argument("kernel name filter '" + spec + "': expected NAME or regex:EXPRESSION");
+}
+
+bool KernelFilter::matches(const std::string& mangled, const std::string& demangled) const {
+  if (regex_) return std::regex_search(mangled, *regex_) || std::regex_search(demangled, *regex_);
+  return name_ == mangled || name_ == demangled || name_ == kernel_function_name(demangled) ||
+         name_ == without_trailing_group(demangled, ')');
+}
+
+}  // namespace atomq::analyzer

@@ -1,0 +1,33 @@
+// Which service-time table to use for a chip: --table, else $ATOMQ_TABLE, else the user's
+// calibrated table (user_table_path), else the bundled one under atomq's data folder
+// (atomq/common/data_dir.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "atomq/calibration/service_table.hpp"
+
+namespace atomq::model {
+
+struct SelectedTable {
+  calibration::ServiceTable table;
+  std::string path;
+  std::string origin;                 // "--table", "ATOMQ_TABLE", "user calibration", "bundled"
+  std::string reason;                 // why this one, in words (printed by analyze and report)
+  std::vector<std::string> warnings;  // e.g. table chip differs from the GPU's
+};
+
+// Where `atomq calibrate` installs a chip's table and where select_table looks for it:
+// $XDG_DATA_HOME/atomq/tables/CHIP.json, else $HOME/.local/share/atomq/tables/CHIP.json.
+// Empty when neither variable is set.
+std::string user_table_path(const std::string& chip);
+
+// The bundled tables' folder: $ATOMQ_TABLE_DIR, else data_dir()/tables.
+std::string bundled_table_dir();
+
+// chip may be empty (unknown): then the bundled GH100 table is used, with a warning.
+// A user folder that cannot be read is passed over (the bundled table is tried).
+SelectedTable select_table(const std::string& explicit_path, const std::string& chip);
+
+}  // namespace atomq::model

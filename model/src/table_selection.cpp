@@ -1,0 +1,83 @@
+#include "atomq/model/table_selection.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "atomq/common/data_dir.hpp"
+#include "atomq/model/service_time.hpp"
+
+namespace atomq::model {
+
+namespace fs = std::filesystem;
+
+std::string user_table_path(const std::string& chip) {
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  const char* home = std::getenv("HOME");
+  fs::path base;
+  if (xdg != nullptr && *xdg != '\0') base = xdg;
+  else if (home != nullptr && *home != '\0') base = fs::path(home) / ".local" / "share";
+  else return "";
+  return (base / "atomq" / "tables" / (chip + ".json")).string();
+}
+
+std::string bundled_table_dir() {
+  if (const char* env = std::getenv("ATOMQ_TABLE_DIR"); env && *env) return env;
+  return data_path("tables");
+}
+
+namespace {
+
+// The user's table when it exists and can be seen; an unreadable $HOME is no error.
+bool user_table_exists(const std::string& path) {
+  std::error_code ec;
+  return !path.empty() && fs::is_regular_file(path, ec);
+}
+
+void choose_bundled(SelectedTable& s, const std::string& wanted, const std::string& user_path) {
+  s.origin = "bundled";
+  const std::string dir = bundled_table_dir();
+  const std::string none = user_path.empty() ? "no user table ($HOME unset)" : "no " + user_path;
+  if (auto bundled = bundled_table_path(dir, wanted)) {
+    s.path = *bundled;
+    s.reason = none + ": the table bundled with atomq for " + wanted;
+  } else {
+    s.warnings.push_back("no calibrated or bundled table for chip " + wanted +
+                         "; using the bundled GH100 table: run `atomq calibrate` on this GPU");
+    s.path = (fs::path(dir) / "GH100.json").string();
+    s.reason = none + " and no bundled table for " + wanted + ": the bundled GH100 table";
+  }
+}
+
+}  // namespace
+
+SelectedTable select_table(const std::string& explicit_path, const std::string& chip) {
+  SelectedTable s;
+  const char* env = std::getenv("ATOMQ_TABLE");
+  const std::string wanted = chip.empty() ? "GH100" : chip;
+  const std::string user_path = user_table_path(wanted);
+  if (!explicit_path.empty()) {
+    s.path = explicit_path;
+    s.origin = "--table";
+    s.reason = "given with --table";
+  } else if (env && *env) {
+    s.path = env;
+    s.origin = "ATOMQ_TABLE";
+    s.reason = "given by $ATOMQ_TABLE";
+  } else if (user_table_exists(user_path)) {
+    s.path = user_path;
+    s.origin = "user calibration";
+    s.reason = "calibrated on this machine for " + wanted + " (atomq calibrate)";
+  } else {
+    choose_bundled(s, wanted, user_path);
+  }
+  s.table = calibration::load_service_table(s.path);
+  if (chip.empty())
+    s.warnings.push_back("the GPU's chip is unknown: the " + s.table.provenance.device.chip +
+                         " table may not describe it");
+  else if (s.table.provenance.device.chip != chip)
+    s.warnings.push_back("table " + s.path + " was calibrated on " + s.table.provenance.device.chip +
+                         " but the GPU is " + chip + ": predictions may be off; run `atomq calibrate`");
+  return s;
+}
+
+}  // namespace atomq::model

@@ -1,0 +1,131 @@
+// The atomq Python module: table loading, analysis of a profile, what-ifs, and run documents
+// read into plain records (lists of dicts of str/float/int/bool/None) that pandas takes.
+// Host-only (model, table, run document); docs/python.md describes it.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atomq/common/data_dir.hpp"
+#include "atomq/common/enum_names.hpp"
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/analysis_json.hpp"
+#include "atomq/model/metric_names.hpp"
+#include "atomq/model/service_time.hpp"
+#include "atomq/model/table_selection.hpp"
+#include "atomq/run_document/run_document.hpp"
+
+namespace py = pybind11;
+using namespace atomq;
+
+namespace {
+
+// A selected table and the model built on it.
+struct Table {
+  model::SelectedTable selected;
+  std::shared_ptr<model::ServiceTimeModel> model;
+};
+
+Table load_table(const std::string& path, const std::string& chip) {
+  Table t;
+  t.selected = model::select_table(path, chip);
+  t.model = std::make_shared<model::ServiceTimeModel>(t.selected.table);
+  return t;
+}
+
+py::object json_to_python(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+
+py::object analyze_profile(const model::KernelProfile& profile, const Table& table) {
+  return json_to_python(model::analysis_to_json(model::analyze(profile, *table.model)));
+}
+
+py::dict what_if(const model::KernelProfile& profile, const Table& table, std::optional<double> n,
+                 std::optional<double> e, std::optional<double> c, std::optional<double> k,
+                 double instruction_factor, const std::string& description) {
+  const model::KernelAnalysis analysis = model::analyze(profile, *table.model);
+  if (!analysis.evaluated) throw std::invalid_argument(profile.kernel_name + ": the model could not evaluate it");
+  model::ModelChange change{description, n, e, c, k, instruction_factor};
+  const model::WhatIf w = model::predict(analysis, *table.model, change);
+  py::dict d;
+  d["change"] = w.change;
+  d["n"] = w.queue_length;
+  d["e"] = w.active_lanes;
+  d["c"] = w.cas_share;
+  d["k"] = w.wavefronts_per_instruction;
+  d["current_utilization"] = analysis.utilization.mean;
+  d["predicted_utilization"] = w.predicted_utilization;
+  d["predicted_time_ns"] = w.predicted_time_ns ? py::cast(*w.predicted_time_ns) : py::none();
+  d["speedup"] = w.speedup;
+  d["outside_calibrated_range"] = w.outside_calibrated_range;
+  return d;
+}
+
+// One flat record per kernel of a run document, evaluated with `table`.
+py::dict record(const run::RunDocument& run, size_t i, const Table& table) {
+  const model::KernelProfile& p = run.profiles[i];
+  const model::KernelAnalysis a = model::analyze(p, *table.model);
+  const auto t = p.counter(model::metric::kDurationNs);
+  py::dict r;
+  r["run"] = run.label;
+  r["launch"] = i;
+  r["kernel"] = p.kernel_name;
+  r["chip"] = p.device.chip;
+  r["time_ns"] = t ? py::cast(*t) : py::none();
+  r["evaluated"] = a.evaluated;
+  r["class"] = enum_name(a.utilization_class);
+  r["binding_unit"] = enum_name(a.binding_unit);
+  r["U_mean"] = a.evaluated ? py::cast(a.utilization.mean) : py::none();
+  r["U_max"] = a.evaluated ? py::cast(a.utilization.max) : py::none();
+  r["n_hat"] = a.queue_length;
+  r["e"] = a.inputs.active_lanes;
+  r["c"] = a.inputs.cas_share;
+  r["k"] = a.inputs.wavefronts_per_instruction;
+  r["table"] = table.selected.path;
+  return r;
+}
+
+py::list read_run(const std::string& path, const std::optional<Table>& table) {
+  const run::RunDocument run = run::load_run_document(path);
+  const std::string chip = run.profiles.empty() ? "" : run.profiles.front().device.chip;
+  const Table used = table ? *table : load_table("", chip);
+  py::list records;
+  for (size_t i = 0; i < run.profiles.size(); ++i) records.append(record(run, i, used));
+  return records;
+}
+
+void bind_types(py::module_& m) {
+  py::class_<Table>(m, "Table", "a service-time table and the model built on it")
+      .def_property_readonly("path", [](const Table& t) { return t.selected.path; })
+      .def_property_readonly("origin", [](const Table& t) { return t.selected.origin; })
+      .def_property_readonly("reason", [](const Table& t) { return t.selected.reason; })
+      .def_property_readonly("chip", [](const Table& t) { return t.selected.table.provenance.device.chip; })
+      .def_property_readonly("warnings", [](const Table& t) { return t.selected.warnings; });
+  py::class_<model::KernelProfile>(m, "Profile", "one kernel launch's counters and launch configuration")
+      .def_readonly("kernel_name", &model::KernelProfile::kernel_name)
+      .def_property_readonly("chip", [](const model::KernelProfile& p) { return p.device.chip; })
+      .def_readonly("counters", &model::KernelProfile::counters)
+      .def("__repr__", [](const model::KernelProfile& p) { return "<atomq.Profile " + p.kernel_name + ">"; });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(atomq, m) {
+  m.doc() = "atomq: the queueing model of the GPU shared-memory atomic unit";
+  bind_types(m);
+  m.def("data_dir", &data_dir, "atomq's data folder (share/atomq), or None");
+  m.def("load_table", &load_table, py::arg("path") = "", py::arg("chip") = "",
+        "the table given, else the one atomq analyze would use for chip (user calibration, else bundled)");
+  m.def("read_profiles", [](const std::string& path) { return run::load_run_document(path).profiles; },
+        py::arg("path"), "the kernel profiles of a run document");
+  m.def("load_profile", &model::load_kernel_profile, py::arg("path"), "one kernel profile document");
+  m.def("analyze", &analyze_profile, py::arg("profile"), py::arg("table"),
+        "the model's analysis of a profile, as the atomq.analysis JSON document (a dict)");
+  m.def("what_if", &what_if, py::arg("profile"), py::arg("table"), py::arg("n") = py::none(),
+        py::arg("e") = py::none(), py::arg("c") = py::none(), py::arg("k") = py::none(),
+        py::arg("instruction_factor") = 1.0, py::arg("description") = "what-if",
+        "the predicted utilization and time if n, e, c or k changed");
+  m.def("read_run", &read_run, py::arg("path"), py::arg("table") = py::none(),
+        "one flat record (dict) per kernel of a run document, evaluated again: pandas.DataFrame(records)");
+}

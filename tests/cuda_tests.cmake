@@ -1,0 +1,104 @@
+# The tests that need the CUDA toolkit to build (a host-only build leaves them out): GPU tests,
+# the test programs, the collector's unit tests, the layering checks (they configure the whole
+# tree) and the SASS tests.
+# gpu: need a GPU; each test skips with its reason when there is none. CTest reports a
+# skipped GoogleTest as skipped (not passed) through SKIP_REGULAR_EXPRESSION.
+add_executable(atomq_gpu_tests
+  gpu/atomic_stream_test.cpp
+  gpu/sass_test.cpp)
+target_link_libraries(atomq_gpu_tests PRIVATE atomq_microbench atomq_calibration GTest::gtest_main)
+target_compile_definitions(atomq_gpu_tests PRIVATE
+  ATOMQ_CLI_PATH="$<TARGET_FILE:atomq>")
+add_dependencies(atomq_gpu_tests atomq)
+gtest_discover_tests(atomq_gpu_tests PROPERTIES LABELS gpu
+  SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
+
+add_test(NAME integration.calibrate_quick
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_calibrate.py
+          ${ATOMQ_CLI} ${CMAKE_CURRENT_BINARY_DIR}/integration_work)
+set_tests_properties(integration.calibrate_quick PROPERTIES LABELS "integration;gpu"
+  SKIP_RETURN_CODE 77)
+add_test(NAME integration.hist_bench_quick
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_hist_bench.py
+          ${ATOMQ_CLI} ${CMAKE_CURRENT_BINARY_DIR}/integration_work/hist_bench)
+set_tests_properties(integration.hist_bench_quick PROPERTIES LABELS "integration;gpu"
+  SKIP_RETURN_CODE 77)
+
+include(${CMAKE_CURRENT_SOURCE_DIR}/gpu/histogram.cmake)
+
+# Analyzer: a small multi-kernel CUDA program with known atomic counts (profiled in-process
+# and by injection), the in-process GPU test, and the injection integration test.
+add_executable(multi_kernel_app gpu/targets/multi_kernel_app.cu)
+target_link_libraries(multi_kernel_app PRIVATE atomq_collector CUDA::cudart_static CUDA::cuda_driver)
+set_target_properties(multi_kernel_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin
+  BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
+
+# Known active lanes per shared atomic (e from the data-bytes counter).
+add_executable(lanes_app gpu/targets/lanes_app.cu)
+target_link_libraries(lanes_app PRIVATE CUDA::cudart_static)
+set_target_properties(lanes_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_test(NAME integration.analyze_lanes
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_lanes.py
+          ${ATOMQ_CLI} $<TARGET_FILE:lanes_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/lanes)
+set_tests_properties(integration.analyze_lanes PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
+
+# Programs that fork, reset the device, fault, die: injection must survive each (GPU).
+add_executable(hostile_app gpu/targets/hostile_app.cu)
+target_link_libraries(hostile_app PRIVATE CUDA::cudart_static CUDA::cuda_driver)
+set_target_properties(hostile_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_test(NAME integration.analyze_hostile
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_hostile.py
+          ${ATOMQ_CLI} $<TARGET_FILE:hostile_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/hostile)
+set_tests_properties(integration.analyze_hostile PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 1200)
+
+# Atomic sites of known conflict, aggregation and CAS retries (per-instruction counts).
+add_executable(sites_app gpu/targets/sites_app.cu)
+target_link_libraries(sites_app PRIVATE CUDA::cudart_static)
+target_compile_options(sites_app PRIVATE -lineinfo)  # call-site lines for its atomic sites
+set_target_properties(sites_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_test(NAME integration.analyze_sites
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_sites.py
+          ${ATOMQ_CLI} $<TARGET_FILE:sites_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/sites)
+set_tests_properties(integration.analyze_sites PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
+
+add_executable(atomq_analyzer_gpu_tests gpu/in_process_profile_test.cpp)
+target_link_libraries(atomq_analyzer_gpu_tests PRIVATE atomq_collector atomq_microbench GTest::gtest_main)
+set_target_properties(atomq_analyzer_gpu_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
+gtest_discover_tests(atomq_analyzer_gpu_tests PROPERTIES LABELS gpu
+  SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
+
+# The L2 atomic-stream benchmark: its SASS and its loads, read with the collector's counters.
+add_executable(atomq_l2_gpu_tests gpu/l2_atomic_test.cpp)
+target_link_libraries(atomq_l2_gpu_tests PRIVATE atomq_collector atomq_microbench GTest::gtest_main)
+target_compile_definitions(atomq_l2_gpu_tests PRIVATE ATOMQ_CLI_PATH="$<TARGET_FILE:atomq>")
+add_dependencies(atomq_l2_gpu_tests atomq)
+set_target_properties(atomq_l2_gpu_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
+gtest_discover_tests(atomq_l2_gpu_tests PROPERTIES LABELS gpu
+  SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
+
+add_executable(atomq_analyzer_unit_tests unit/metric_list_test.cpp unit/injected_run_test.cpp)
+target_link_libraries(atomq_analyzer_unit_tests PRIVATE atomq_collector GTest::gtest_main)
+target_compile_definitions(atomq_analyzer_unit_tests PRIVATE
+  ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures")
+set_target_properties(atomq_analyzer_unit_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
+gtest_discover_tests(atomq_analyzer_unit_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+
+add_test(NAME integration.analyze_injected
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_analyze.py
+          ${ATOMQ_CLI} $<TARGET_FILE:multi_kernel_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work)
+set_tests_properties(integration.analyze_injected PROPERTIES LABELS "integration;gpu"
+  SKIP_RETURN_CODE 77)
+include(${CMAKE_CURRENT_SOURCE_DIR}/layering.cmake)
+
+# The SASS listing parser and the atomic classifier: committed listings (no GPU, no tool), and
+# the built atomq and multi_kernel_app through cuobjdump (skipped where it is not installed).
+add_executable(atomq_sass_unit_tests unit/sass_listing_test.cpp unit/sass_binary_test.cpp)
+target_link_libraries(atomq_sass_unit_tests PRIVATE atomq_collector GTest::gtest_main)
+target_compile_definitions(atomq_sass_unit_tests PRIVATE
+  ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/unit/fixtures"
+  ATOMQ_CLI_PATH="$<TARGET_FILE:atomq>"
+  ATOMQ_MULTI_KERNEL_APP_PATH="$<TARGET_FILE:multi_kernel_app>")
+set_target_properties(atomq_sass_unit_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
+add_dependencies(atomq_sass_unit_tests atomq multi_kernel_app)
+gtest_discover_tests(atomq_sass_unit_tests PROPERTIES LABELS unit
+  SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)

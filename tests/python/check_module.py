@@ -1,0 +1,61 @@
+"""The atomq Python module: table loading, analysis of recorded profiles, what-ifs and run
+documents read into plain records. The classes it computes must be those atomq concluded when
+the runs were recorded (the run documents keep them).
+
+  check_module.py RECORDED_DIR   (the module on PYTHONPATH)"""
+import json
+import math
+import pathlib
+import sys
+
+import atomq
+
+recorded = pathlib.Path(sys.argv[1])
+run_path = recorded / "multi_kernel_app.json"
+doc = json.loads(run_path.read_text())
+want = {k["profile"]["kernel"]["name"]: k["analysis"]["class"] for k in doc["kernels"]}
+
+# The bundled table, found beside the module (share/atomq), with why it was chosen.
+table = atomq.load_table(chip="GH100")
+assert table.chip == "GH100" and table.origin == "bundled", (table.chip, table.origin)
+assert pathlib.Path(table.path).is_file() and table.reason, (table.path, table.reason)
+assert atomq.data_dir() and pathlib.Path(atomq.data_dir(), "tables").is_dir()
+
+profiles = atomq.read_profiles(str(run_path))
+assert [p.kernel_name for p in profiles] == [k["profile"]["kernel"]["name"] for k in doc["kernels"]]
+for p in profiles:
+    a = atomq.analyze(p, table)
+    assert a["format"] == "atomq.analysis", a.keys()
+    assert a["class"] == want[p.kernel_name], (p.kernel_name, a["class"], want[p.kernel_name])
+
+# A what-if: the 32-way conflict's k brought down to one wavefront per instruction must not
+# predict more utilization than now, and a finite speedup.
+conflict = next(p for p in profiles if p.kernel_name.startswith("add_conflict32"))
+w = atomq.what_if(conflict, table, k=1.0, description="no bank conflict")
+assert w["k"] == 1.0 and w["change"] == "no bank conflict", w
+assert w["predicted_utilization"] <= w["current_utilization"], w
+assert math.isfinite(w["speedup"]) and w["speedup"] >= 1.0, w
+
+# Records: one flat dict per kernel with plain values, as pandas.DataFrame takes them.
+records = atomq.read_run(str(run_path))
+assert len(records) == len(doc["kernels"])
+for r in records:
+    assert all(v is None or isinstance(v, (str, int, float, bool)) for v in r.values()), r
+    assert r["class"] == want[r["kernel"]], r
+assert len({tuple(sorted(r)) for r in records}) == 1, "every record has the same columns"
+try:
+    import pandas
+except ImportError:
+    pandas = None
+if pandas is not None:
+    frame = pandas.DataFrame(records)
+    assert list(frame["class"]) == [want[k] for k in frame["kernel"]]
+
+# Bad input: one clear error naming the file.
+try:
+    atomq.read_run(str(recorded / "manifest.json"))
+except Exception as e:  # RunDocumentError surfaces as RuntimeError
+    assert "manifest.json" in str(e), e
+else:
+    raise AssertionError("a manifest is not a run document")
+print(f"atomq module: {len(records)} kernels evaluated, classes as recorded: ok")

@@ -1,0 +1,59 @@
+// The table for a chip (table_selection.hpp): the user's calibrated table where calibrate
+// installs it, else the bundled one, also when $HOME cannot be read.
+#include "atomq/model/table_selection.hpp"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <string>
+
+namespace atomq::model {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TableSelection : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    work_ = fs::temp_directory_path() / ("atomq-table-selection-" + std::to_string(::getpid()));
+    fs::remove_all(work_);
+    fs::create_directories(work_);
+    ::setenv("ATOMQ_TABLE_DIR", ATOMQ_BUNDLED_TABLE_DIR, 1);
+    ::unsetenv("ATOMQ_TABLE");
+    ::unsetenv("XDG_DATA_HOME");
+  }
+  void TearDown() override {
+    ::unsetenv("ATOMQ_TABLE_DIR");
+    fs::remove_all(work_);
+  }
+  fs::path work_;
+};
+
+TEST_F(TableSelection, UserTableWhereCalibrateInstallsIt) {
+  ::setenv("HOME", work_.c_str(), 1);
+  EXPECT_EQ(select_table("", "GH100").origin, "bundled");
+  const fs::path user = user_table_path("GH100");
+  EXPECT_EQ(user, work_ / ".local/share/atomq/tables/GH100.json");
+  fs::create_directories(user.parent_path());
+  fs::copy_file(fs::path(ATOMQ_BUNDLED_TABLE_DIR) / "GH100.json", user);
+  const SelectedTable s = select_table("", "GH100");
+  EXPECT_EQ(s.origin, "user calibration");
+  EXPECT_EQ(s.path, user.string());
+  EXPECT_NE(s.reason.find("calibrated on this machine"), std::string::npos) << s.reason;
+  ::setenv("XDG_DATA_HOME", (work_ / "xdg").c_str(), 1);
+  EXPECT_EQ(user_table_path("GH100"), (work_ / "xdg/atomq/tables/GH100.json").string());
+}
+
+TEST_F(TableSelection, UnreadableHomeFallsBackToTheBundledTable) {
+  const fs::path loop = work_ / "loop";  // stat fails with ELOOP, even for root
+  fs::create_symlink(loop, loop);
+  ::setenv("HOME", loop.c_str(), 1);
+  const SelectedTable s = select_table("", "GH100");
+  EXPECT_EQ(s.origin, "bundled");
+  EXPECT_EQ(s.table.provenance.device.chip, "GH100");
+  EXPECT_NE(s.reason.find("bundled"), std::string::npos) << s.reason;
+}
+
+}  // namespace
+}  // namespace atomq::model
