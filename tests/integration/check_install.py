@@ -7,9 +7,11 @@ the binary, and no source or build path may be compiled into what was installed.
 import json
 import os
 import pathlib
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
 cmake, source, build, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4])
 if work.exists():
@@ -59,4 +61,28 @@ p = run([moved / "bin/atomq", "demo", "--replay", "-o", demo], cwd=work)
 assert "REPLAY of recorded H200 profiles" in p.stdout
 assert f"table: {moved.resolve()}/share/atomq/tables/GH100.json" in p.stdout, "the demo must use the moved prefix's table"
 assert (demo / "report.md").is_file()
+
+# The source tree moved away: a copy of the prefix outside both trees runs the demo in a mount
+# namespace where the source and build trees are empty (root, as CI runs, may make one).
+outside = pathlib.Path(tempfile.mkdtemp(prefix="atomq_install_"))
+try:
+    shutil.copytree(moved, outside / "prefix", symlinks=True)
+    trees = sorted({str(source.resolve()), str(build.resolve())})
+    # A build tree inside the source tree is hidden with it (its mount point would be gone).
+    trees = [t for t in trees if not any(t != o and t.startswith(o + "/") for o in trees)]
+    hide = " && ".join(f"mount -t tmpfs none {shlex.quote(t)}" for t in trees)
+    script = (f"{hide} && test ! -e {shlex.quote(str(source.resolve() / 'CMakeLists.txt'))} && "
+              f"exec {shlex.quote(str(outside / 'prefix/bin/atomq'))} demo --replay -o {shlex.quote(str(outside / 'demo'))}")
+    p = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env, timeout=300,
+                       cwd=outside)
+    if p.returncode != 0 and p.stderr.startswith("unshare:"):
+        print(f"note: no mount namespace here ({p.stderr.strip()}): the source tree was not hidden")
+    else:
+        print(p.stdout[-2000:], p.stderr[-2000:])
+        assert p.returncode == 0, f"the installed demo failed with the source tree hidden ({p.returncode})"
+        assert "REPLAY of recorded H200 profiles" in p.stdout and (outside / "demo/report.md").is_file()
+        assert f"table: {(outside / 'prefix').resolve()}/share/atomq/tables/GH100.json" in p.stdout
+        print("installed demo with the source and build trees hidden: ok")
+finally:
+    shutil.rmtree(outside, ignore_errors=True)
 print("install, consumer and relocated demo: ok")
