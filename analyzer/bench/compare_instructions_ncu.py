@@ -10,7 +10,8 @@ import pathlib
 import statistics
 import subprocess
 import sys
-import time
+
+from timing import timed
 
 split = sys.argv.index("--")
 parser = argparse.ArgumentParser()
@@ -35,20 +36,15 @@ atomq_cmd += ["--", *program]
 ncu_cmd += program
 
 
-def timed(cmd, log):
-    t0 = time.perf_counter()
-    with open(log, "w") as f:
-        p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=600)
-    dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        raise SystemExit(f"{cmd[0]} failed ({p.returncode}), see {log}")
-    return dt
+def timed_to(cmd, log):
+    with open(log, "w") as f:  # the tool's output kept beside the results
+        return timed(cmd, stdout=f, stderr=subprocess.STDOUT)
 
 
 atomq_times, ncu_times = [], []
 for i in range(3):  # alternate, so drift hits both tools alike
-    atomq_times.append(timed(atomq_cmd, args.out / "atomq.log"))
-    ncu_times.append(timed(ncu_cmd, args.out / "ncu.csv"))
+    atomq_times.append(timed_to(atomq_cmd, args.out / "atomq.log"))
+    ncu_times.append(timed_to(ncu_cmd, args.out / "ncu.csv"))
 
 kernels = json.loads(live.read_text())["kernels"]
 with_counts = [k["profile"]["kernel"]["name"] for k in kernels if k["profile"].get("instructions")]

@@ -8,22 +8,14 @@ import pathlib
 import statistics
 import subprocess
 import sys
-import time
+
+from timing import timed
 
 atomq, ncu, out = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 program = sys.argv[sys.argv.index("--") + 1:]
 out.mkdir(parents=True, exist_ok=True)
 metrics = subprocess.run([atomq, "metrics"], capture_output=True, text=True, check=True).stdout.strip()
 ncu_cmd = [ncu, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics", metrics, *program]
-
-
-def timed(cmd, stdout=None):
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
-    dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        raise SystemExit(f"{cmd[0]} failed ({p.returncode}): {p.stderr[-2000:]}")
-    return dt
 
 
 atomq_times, ncu_times = [], []
