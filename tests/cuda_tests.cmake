@@ -51,6 +51,32 @@ add_test(NAME integration.analyze_hostile
           ${ATOMQ_CLI} $<TARGET_FILE:hostile_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/hostile)
 set_tests_properties(integration.analyze_hostile PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 1200)
 
+# A histogram kernel launched directly and from a CUDA graph: both profiled alike (GPU).
+add_executable(graph_app gpu/targets/graph_app.cu)
+target_link_libraries(graph_app PRIVATE CUDA::cudart_static)
+set_target_properties(graph_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_test(NAME integration.analyze_graph
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_graph.py
+          ${ATOMQ_CLI} $<TARGET_FILE:graph_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/graph)
+set_tests_properties(integration.analyze_graph PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
+
+# Two workers started by a launcher, one GPU each where there are two: one merged run (GPU).
+add_executable(rank_app gpu/targets/rank_app.cu)
+target_link_libraries(rank_app PRIVATE CUDA::cudart_static)
+set_target_properties(rank_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_executable(rank_launcher gpu/targets/rank_launcher.cpp)
+set_target_properties(rank_launcher PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_test(NAME integration.analyze_ranks
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_ranks.py
+          ${ATOMQ_CLI} $<TARGET_FILE:rank_launcher> $<TARGET_FILE:rank_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/ranks)
+set_tests_properties(integration.analyze_ranks PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
+
+# Every GPU of a host calibrated side by side, one table each (GPU; skipped below two GPUs).
+add_test(NAME integration.calibrate_all_devices
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_all_devices.py
+          ${ATOMQ_CLI} $<TARGET_FILE:rank_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/all_devices)
+set_tests_properties(integration.calibrate_all_devices PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
+
 # Atomic sites of known conflict, aggregation and CAS retries (per-instruction counts).
 add_executable(sites_app gpu/targets/sites_app.cu)
 target_link_libraries(sites_app PRIVATE CUDA::cudart_static)

@@ -15,6 +15,7 @@
 #include "atomq/microbench/l2_atomic_stream.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/table_selection.hpp"
+#include "calibrate_all_devices.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
 
@@ -32,7 +33,18 @@ struct CalibrateArgs {
   int repeats = 5;
   double l2_launch_ms = 0;  // 0: the grid's default
   bool no_progress = false;
+  bool all_devices = false;
 };
+
+// The options a per-device calibration of --all-devices repeats.
+AllDevicesRequest all_devices_request(const CalibrateArgs& a) {
+  AllDevicesRequest r;
+  r.output_dir = a.output;
+  if (a.quick) r.per_device_options.push_back("--quick");
+  r.per_device_options.insert(r.per_device_options.end(), {"--repeats", std::to_string(a.repeats)});
+  if (a.l2_launch_ms > 0) r.per_device_options.insert(r.per_device_options.end(), {"--l2-launch-ms", std::to_string(a.l2_launch_ms)});
+  return r;
+}
 
 // The L2 sweep's counters through the collector: one profiling session per batch, one
 // profile per launch (calibration cannot link the collector: tools/check_layering.py).
@@ -69,6 +81,10 @@ std::string l2_csv_path(const std::string& csv) {
 }
 
 int run_calibrate(const CalibrateArgs& a) {
+  if (a.all_devices) {
+    if (!a.csv.empty()) throw UsageError("--csv: not with --all-devices (each table's CSV goes beside it)");
+    return calibrate_all_devices(all_devices_request(a));
+  }
   const int count = device_count();
   if (a.device >= count) {
     fmt::print(stderr, "atomq: --device {} out of range: {} device(s) visible\n", a.device, count);
@@ -132,6 +148,10 @@ void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
                   "length of each L2 cell's launch in ms (default: 1 for the full grid, 0.5 for --quick)")
       ->check(CLI::Range(0.1, 100.0));
   sub->add_flag("--no-progress", args->no_progress, "no progress bar");
+  sub->add_flag("--all-devices", args->all_devices,
+                "calibrate every GPU of the host side by side, one table per GPU (-o: their folder; default: "
+                "installed as each GPU's own table, CHIP-UUID.json beside the chip's), and compare identical GPUs")
+      ->excludes("--device");
 }
 
 }  // namespace atomq::cli

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "atomq/model/table_selection.hpp"
@@ -52,6 +53,21 @@ void print_headlines(const run::RunInfo& info, const std::vector<model::KernelPr
   fmt::print("\n");
 }
 
+// GPUs that have a table of their own (calibrate --all-devices), by UUID; the others use the
+// chip's table.
+std::map<std::string, model::SelectedTable> own_tables(const std::vector<model::KernelProfile>& profiles,
+                                                       const std::string& table_arg) {
+  std::map<std::string, model::SelectedTable> out;
+  for (const auto& p : profiles) {
+    if (p.device.uuid.empty() || out.count(p.device.uuid)) continue;
+    model::SelectedTable t = model::select_device_table(table_arg, p.device.chip, p.device.uuid);
+    if (t.path != model::user_device_table_path(p.device.chip, p.device.uuid)) continue;
+    for (const auto& w : t.warnings) spdlog::warn("{}", w);
+    out.emplace(p.device.uuid, std::move(t));
+  }
+  return out;
+}
+
 }  // namespace
 
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
@@ -62,9 +78,17 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   info.table_chip = table.table.provenance.device.chip;
   for (auto& w : table.warnings) info.warnings.push_back(w);
   const model::ServiceTimeModel service(table.table);
+  const auto own = own_tables(profiles, table_path);
+  std::map<std::string, model::ServiceTimeModel> own_service;
+  for (const auto& [uuid, t] : own) {
+    own_service.emplace(uuid, model::ServiceTimeModel(t.table));
+  }
 
   std::vector<model::KernelAnalysis> analyses;
-  for (const auto& p : profiles) analyses.push_back(model::analyze(p, service));
+  for (const auto& p : profiles) {
+    const auto it = own_service.find(p.device.uuid);
+    analyses.push_back(model::analyze(p, it != own_service.end() ? it->second : service));
+  }
   run::write_run_document(output, info, profiles, analyses);
 
   for (const auto& w : info.warnings) spdlog::warn("{}", w);
@@ -98,8 +122,12 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   fmt::print("\n{} launch(es) profiled", info.launches.launches_profiled);
   if (info.launches.passes) fmt::print(" ({} replay passes each)", info.launches.passes);
   if (info.launches.launches_filtered) fmt::print(", {} not selected", info.launches.launches_filtered);
-  if (info.launches.graph_launches) fmt::print(", {} graph launch(es) or launch(es) captured into graphs NOT profiled (kernels in CUDA graphs are not seen one by one)", info.launches.graph_launches);
+  if (info.launches.graph_launches_profiled)
+    fmt::print(", {} graph launch(es) profiled kernel node by kernel node", info.launches.graph_launches_profiled);
+  if (info.launches.graph_launches)
+    fmt::print(", {} graph launch(es) NOT profiled ({})", info.launches.graph_launches, info.launches.graph_note);
   fmt::print("; table {} ({}); wrote {}\n", table.path, table.reason, output);
+  for (const auto& [uuid, t] : own) fmt::print("kernels on {} evaluated with its own table {}\n", uuid, t.path);
   return kExitOk;
 }
 
@@ -123,6 +151,13 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
   request.table = table.table;
   request.table_path = table.path;
   request.table_origin = table.origin;
+  for (const auto* runs : {&request.runs, &request.baseline_runs})
+    for (const auto& run : *runs)
+      for (auto& [uuid, t] : own_tables(run.profiles, table_arg)) {
+        if (request.device_tables.count(uuid)) continue;
+        spdlog::info("kernels on {} evaluated with its own table {}", uuid, t.path);
+        request.device_tables.emplace(uuid, std::move(t.table));
+      }
   return table;
 }
 

@@ -4,6 +4,8 @@
 // profile stream named by ATOMQ_PROFILE_OUTPUT, flushed after each launch; its options come
 // from the environment (atomq/analyzer/injection_protocol.hpp). It must never crash or stop
 // the program: every failure becomes an "error" collector message and profiling stops.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -13,6 +15,7 @@
 #include "atomq/analyzer/injection_protocol.hpp"
 #include "atomq/analyzer/instruction_profiler.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/run_document/process_streams.hpp"
 #include "atomq/run_document/profile_stream.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
@@ -27,6 +30,7 @@ using atomq::run::ProfileStreamWriter;
 std::unique_ptr<ProfileStreamWriter> g_writer;
 std::unique_ptr<KernelProfilingSession> g_session;
 std::unique_ptr<atomq::analyzer::InstructionProfilingSession> g_instructions;
+atomq::model::ProcessTag g_process;  // tags every profile: the parent merges the processes' streams
 
 void report_error(const std::string& text) {
   if (!g_writer) return;
@@ -62,7 +66,10 @@ void start_profiling(const char* stream_path) {
       std::make_shared<spdlog::logger>("atomq", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
   spdlog::set_pattern("atomq: %l: %v");
   spdlog::set_level(spdlog::level::warn);
-  g_writer = std::make_unique<ProfileStreamWriter>(stream_path);
+  g_process = atomq::run::this_process([](const char* name) { return std::getenv(name); });
+  const char* parent = std::getenv(atomq::analyzer::env::kParentPid);
+  const bool root = parent == nullptr || std::to_string(getppid()) == parent;
+  g_writer = std::make_unique<ProfileStreamWriter>(atomq::run::claim_process_stream(stream_path, g_process, root));
   const atomq::analyzer::CollectorOptions collector = atomq::analyzer::read_collector_options();
   if (!collector.instruction_symbol.empty()) {
     // A per-instruction run: no counters (the two collections must not share a process).
@@ -76,7 +83,9 @@ void start_profiling(const char* stream_path) {
     g_session = std::make_unique<KernelProfilingSession>(
         profiler_options(collector), [](const atomq::model::KernelProfile& p) {
           try {
-            g_writer->write(p);
+            atomq::model::KernelProfile tagged = p;
+            tagged.process = g_process;
+            g_writer->write(tagged);
           } catch (const atomq::model::ProfileError& e) {  // one bad launch, not the program
             report_error(e.what());
           }

@@ -29,6 +29,13 @@ const DriverApi& DriverApi::get() {
     resolve(lib, "cuFuncLoad", a.func_load);
     resolve(lib, "cuStreamIsCapturing", a.stream_is_capturing);
     resolve(lib, "cuCtxSynchronize", a.ctx_synchronize);
+    resolve(lib, "cuDeviceGetUuid_v2", a.device_get_uuid);
+    resolve(lib, "cuGraphGetNodes", a.graph_get_nodes);
+    resolve(lib, "cuGraphGetEdges_v2", a.graph_get_edges);
+    resolve(lib, "cuGraphNodeGetType", a.graph_node_get_type);
+    resolve(lib, "cuGraphKernelNodeGetParams_v2", a.graph_kernel_node_get_params);
+    resolve(lib, "cuFuncGetName", a.func_get_name);
+    resolve(lib, "cuKernelGetName", a.kernel_get_name);
     return a;
   }();
   return api;

@@ -17,6 +17,14 @@ struct DriverApi {
   CUresult (*func_load)(CUfunction) = nullptr;
   CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
   CUresult (*ctx_synchronize)() = nullptr;
+  CUresult (*device_get_uuid)(CUuuid*, CUdevice) = nullptr;
+  // What a graph holds, listed when it is instantiated (kernel_profiler_graph.cpp).
+  CUresult (*graph_get_nodes)(CUgraph, CUgraphNode*, size_t*) = nullptr;
+  CUresult (*graph_get_edges)(CUgraph, CUgraphNode*, CUgraphNode*, CUgraphEdgeData*, size_t*) = nullptr;
+  CUresult (*graph_node_get_type)(CUgraphNode, CUgraphNodeType*) = nullptr;
+  CUresult (*graph_kernel_node_get_params)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS_v2*) = nullptr;
+  CUresult (*func_get_name)(const char**, CUfunction) = nullptr;
+  CUresult (*kernel_get_name)(const char**, CUkernel) = nullptr;
 
   // Null members where libcuda or a symbol is missing.
   static const DriverApi& get();

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "atomq/run_document/process_streams.hpp"
 #include "atomq/run_document/profile_stream.hpp"
 
 extern char** environ;
@@ -51,6 +52,7 @@ Environment child_environment(const CollectorOptions& options, const std::string
   }
   environment[env::kInjectionPath] = injection_library();
   environment[env::kProfileOutput] = stream_path;
+  environment[env::kParentPid] = std::to_string(getpid());
   std::string ld_path = cupti_dir();
   if (const auto old = environment.find("LD_LIBRARY_PATH"); old != environment.end() && !old->second.empty())
     ld_path += (ld_path.empty() ? "" : ":") + old->second;
@@ -135,11 +137,26 @@ int wait_for(pid_t pid) {
   return status;
 }
 
+// The counts of every process of the program, added up.
+void add_stats(run::SessionStats& total, const run::SessionStats& s) {
+  total.launches_seen += s.launches_seen;
+  total.launches_profiled += s.launches_profiled;
+  total.launches_filtered += s.launches_filtered;
+  total.graph_launches += s.graph_launches;
+  total.graph_launches_profiled += s.graph_launches_profiled;
+  total.captured_launches += s.captured_launches;
+  total.failed += s.failed;
+  total.passes = std::max(total.passes, s.passes);
+  if (!s.last_error.empty()) total.last_error = s.last_error;
+  if (total.graph_note.empty()) total.graph_note = s.graph_note;
+}
+
 void apply_collector_message(const nlohmann::json& message, InjectedRun& r) {
   const std::string kind = message.value("kind", "");
   if (kind == message_kind::kStats) {
-    r.info.launches = run::stats_from_message(message);
-    if (r.info.launches.failed > 0) r.collector_error = r.info.launches.last_error;
+    const run::SessionStats stats = run::stats_from_message(message);
+    add_stats(r.info.launches, stats);
+    if (stats.failed > 0) r.collector_error = stats.last_error;
   } else if (kind == message_kind::kError) {
     r.collector_error = message.value("message", std::string());
   } else if (kind == message_kind::kInstructions) {
@@ -153,7 +170,7 @@ void read_stream(const std::string& stream_path, InjectedRun& r) {
   run::ProfileStream stream = run::read_profile_stream(stream_path);
   spdlog::debug("{}: {} profile(s), {} collector message(s)", stream_path, stream.profiles.size(),
                 stream.messages.size());
-  r.profiles = std::move(stream.profiles);
+  for (auto& p : stream.profiles) r.profiles.push_back(std::move(p));
   for (auto& note : stream.notes) r.info.warnings.push_back(std::move(note));
   for (const auto& message : stream.messages) {
     try {
@@ -187,7 +204,9 @@ InjectedRun finished_run(const std::vector<std::string>& program, const Started&
   if (r.signal != 0)
     r.info.warnings.push_back("the program was killed by signal " + std::to_string(r.signal) +
                               ": profiles written before that are kept");
-  read_stream(stream_path, r);
+  read_stream(stream_path, r);  // the program atomq started, then the processes it started
+  for (const std::string& sibling : run::sibling_streams(stream_path)) read_stream(sibling, r);
+  if (!r.info.launches.graph_note.empty()) r.info.warnings.push_back("CUDA graphs: " + r.info.launches.graph_note);
   if (r.info.launches.launches_profiled == 0)
     r.info.launches.launches_profiled = static_cast<long long>(r.profiles.size());
   if (!r.collector_error.empty())
@@ -211,6 +230,7 @@ std::vector<InjectedRun> run_side_by_side(const std::vector<std::string>& progra
   std::vector<Environment> environments;
   for (size_t i = 0; i < options.size(); ++i) {
     fs::remove(stream_paths[i]);  // the collector appends
+    run::remove_sibling_streams(stream_paths[i]);
     environments.push_back(child_environment(options[i], stream_paths[i]));
     spdlog::debug("running {} with {}={} -> {}", joined(program), env::kInjectionPath,
                   environments.back().at(env::kInjectionPath), stream_paths[i]);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ class ContextProfiler {
 
   void start();  // both do nothing when already in that state
   void stop();
+  // Most ranges one decode holds: a graph launch's kernel nodes are decoded together.
+  static constexpr size_t kMaxRanges = 64;
   // Values of every range since the last call, in launch order (one value per metric).
   std::vector<std::vector<double>> collect();
 
@@ -56,7 +59,20 @@ struct PendingLaunch {
   CUfunction function = nullptr;
   CUstream stream = nullptr;
   long long index = 0;  // among every launch the session saw
+  bool keep = true;     // a graph's kernel node the filters leave out is profiled, then dropped
+  std::optional<model::GraphNodeTag> graph;  // set for a graph's kernel node
 };
+
+// The kernel nodes of an instantiated graph, in execution order (kernel_profiler_graph.cpp).
+struct GraphKernels {
+  std::vector<PendingLaunch> kernels;
+  std::string unlisted;        // why its launches cannot be profiled node by node ("": they can)
+  bool order_certain = true;   // false: kernel nodes on parallel branches (their ranges' order assumed)
+};
+
+// Lists `graph`'s kernel nodes when it is instantiated: the program may destroy the graph
+// right after, and a launch of the executable graph names no node.
+GraphKernels list_graph_kernels(CUgraph graph, size_t max_kernels);
 
 bool is_kernel_launch(CUpti_CallbackId id);
 // Whether `stream` is capturing into a graph: such a launch only records a graph node.

@@ -11,14 +11,21 @@ namespace atomq::analyzer::detail {
 
 namespace {
 
-constexpr size_t kMaxRangesPerDecode = 4;  // decoded after every launch: one range each
+constexpr size_t kMaxRangesPerDecode = ContextProfiler::kMaxRanges;  // a launch, or a graph launch's kernel nodes
 
 model::DeviceInfo describe(uint32_t ordinal, const std::string& chip) {
   model::DeviceInfo d;
   d.chip = chip;
+  d.ordinal = static_cast<int>(ordinal);
   const DriverApi& api = DriverApi::get();
   CUdevice dev = 0;
   if (api.device_get && api.device_get(&dev, static_cast<int>(ordinal)) == CUDA_SUCCESS) {
+    CUuuid uuid{};
+    if (api.device_get_uuid && api.device_get_uuid(&uuid, dev) == CUDA_SUCCESS) {
+      unsigned char bytes[16];
+      for (int i = 0; i < 16; ++i) bytes[i] = static_cast<unsigned char>(uuid.bytes[i]);
+      d.uuid = device_uuid_text(bytes);
+    }
     char name[256] = {};
     if (api.device_get_name && api.device_get_name(name, sizeof name, dev) == CUDA_SUCCESS) d.name = name;
     int v = 0;

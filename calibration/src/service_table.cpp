@@ -16,7 +16,7 @@ using nlohmann::json;
 namespace {
 
 json provenance_json(const Provenance& p) {
-  return json{{"gpu_name", p.device.name},
+  json j{{"gpu_name", p.device.name},
               {"chip", p.device.chip},
               {"compute_capability", p.device.compute_capability()},
               {"sm_count", p.device.sm_count},
@@ -33,6 +33,11 @@ json provenance_json(const Provenance& p) {
               {"grid", p.grid_name},
               {"repeats", p.repeats},
               {"wall_seconds", p.wall_seconds}};
+  if (!p.device.uuid.empty()) {  // which GPU of the host (calibrate --all-devices: one table each)
+    j["device_ordinal"] = p.device.ordinal;
+    j["device_uuid"] = p.device.uuid;
+  }
+  return j;
 }
 
 // The L2 section; cell fields are named as in L2Cell (l2_section.hpp).

@@ -42,6 +42,11 @@ DeviceInfo read_device(const Fields& r, const json& j, const std::string& path) 
   d.clock_khz = static_cast<int>(r.integer(j, path, "nominal_clock_mhz", 0, 1000000)) * 1000;
   d.driver_version = cuda_version_number(r, j, path, "driver_version");
   d.runtime_version = cuda_version_number(r, j, path, "cuda_runtime_version");
+  // Added with per-device tables: optional.
+  if (j.contains("device_ordinal")) d.ordinal = static_cast<int>(r.integer(j, path, "device_ordinal", 0, 1 << 20));
+  d.uuid = r.optional_str(j, path, "device_uuid");
+  if (!d.uuid.empty() && !is_device_uuid_text(d.uuid))
+    r.fail(path + ".device_uuid", "expected 'GPU-' and 32 hex digits in 8-4-4-4-12 groups, got '" + d.uuid + "'");
   return d;
 }
 

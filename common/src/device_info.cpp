@@ -22,6 +22,22 @@ bool parse_compute_capability(const std::string& text, int& major, int& minor) {
   return true;
 }
 
+std::string device_uuid_text(const unsigned char (&bytes)[16]) {
+  static const char* digits = "0123456789abcdef";
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    text += digits[bytes[i] >> 4];
+    text += digits[bytes[i] & 0xf];
+  }
+  return text;
+}
+
+bool is_device_uuid_text(const std::string& text) {
+  static const std::regex form("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  return std::regex_match(text, form);
+}
+
 std::string cuda_version_string(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }

@@ -59,7 +59,35 @@ DeviceInfo read_device(const Fields& r, const json& doc) {
   d.max_warps_per_sm = static_cast<int>(r.integer(device, path, "max_warps_per_sm", 0, kIntMax));
   d.sm_clock_mhz = r.number(device, path, "sm_clock_mhz", 0);
   d.dram_peak_bytes_per_s = r.number(device, path, "dram_peak_bytes_per_s", 0);
+  if (device.contains("ordinal")) d.ordinal = static_cast<int>(r.integer(device, path, "ordinal", 0, kIntMax));
+  d.uuid = r.optional_str(device, path, "uuid");
+  if (!d.uuid.empty() && !is_device_uuid_text(d.uuid))
+    r.fail("device.uuid", "expected \"GPU-\" and 32 hex digits in 8-4-4-4-12 groups, got \"" + d.uuid + "\"");
   return d;
+}
+
+std::optional<ProcessTag> read_process(const Fields& r, const json& doc) {
+  const json* process = r.optional_member(doc, "", "process");
+  if (process == nullptr) return std::nullopt;
+  r.only(*process, "process", {"pid", "rank", "rank_variable"});
+  ProcessTag tag;
+  tag.pid = r.integer(*process, "process", "pid", 1);
+  if (process->contains("rank")) tag.rank = static_cast<int>(r.integer(*process, "process", "rank", 0, kIntMax));
+  tag.rank_variable = r.optional_str(*process, "process", "rank_variable");
+  if (tag.rank.has_value() == tag.rank_variable.empty())
+    r.fail("process.rank_variable", "a rank and the variable it came from go together");
+  return tag;
+}
+
+std::optional<GraphNodeTag> read_graph_node(const Fields& r, const json& kernel) {
+  const json* graph = r.optional_member(kernel, "kernel", "graph");
+  if (graph == nullptr) return std::nullopt;
+  r.only(*graph, "kernel.graph", {"launch", "node", "nodes"});
+  GraphNodeTag tag;
+  tag.graph_launch = r.integer(*graph, "kernel.graph", "launch", 0);
+  tag.nodes = static_cast<int>(r.integer(*graph, "kernel.graph", "nodes", 1, kIntMax));
+  tag.node = static_cast<int>(r.integer(*graph, "kernel.graph", "node", 0, tag.nodes - 1));
+  return tag;
 }
 
 void read_counters(const Fields& r, const json& doc, KernelProfile& p) {
@@ -161,6 +189,8 @@ json kernel_profile_to_json(const KernelProfile& p) {
                      {"shared_mem_bytes_per_block", p.launch.shared_mem_bytes_per_block},
                      {"max_active_blocks_per_sm", p.launch.max_active_blocks_per_sm}}}};
   if (!p.symbol.empty()) doc["kernel"]["symbol"] = p.symbol;
+  if (p.graph)
+    doc["kernel"]["graph"] = {{"launch", p.graph->graph_launch}, {"node", p.graph->node}, {"nodes", p.graph->nodes}};
   doc["device"] = {{"name", p.device.name},
                    {"chip", p.device.chip},
                    {"compute_capability", p.device.compute_capability()},
@@ -168,7 +198,18 @@ json kernel_profile_to_json(const KernelProfile& p) {
                    {"max_warps_per_sm", p.device.max_warps_per_sm},
                    {"sm_clock_mhz", p.device.sm_clock_mhz},
                    {"dram_peak_bytes_per_s", p.device.dram_peak_bytes_per_s}};
+  if (!p.device.uuid.empty()) {
+    doc["device"]["ordinal"] = p.device.ordinal;
+    doc["device"]["uuid"] = p.device.uuid;
+  }
   doc["source"] = {{"kind", enum_name(p.source)}, {"detail", p.source_detail}};
+  if (p.process) {
+    doc["process"] = {{"pid", p.process->pid}};
+    if (p.process->rank) {
+      doc["process"]["rank"] = *p.process->rank;
+      doc["process"]["rank_variable"] = p.process->rank_variable;
+    }
+  }
   doc["counters"] = json::object();
   for (const auto& [name, value] : p.counters) doc["counters"][name] = value;
   json hints = json::object();
@@ -214,14 +255,16 @@ KernelProfile kernel_profile_from_json(const json& doc, const std::string& sourc
   const Fields r(source_name);
   r.object(doc, "");
   r.require_format(doc, kKernelProfileFormat, kKernelProfileVersion);
-  r.only(doc, "", {"format", "version", "kernel", "device", "source", "counters", "hints", "instructions"});
+  r.only(doc, "", {"format", "version", "kernel", "device", "source", "process", "counters", "hints", "instructions"});
   KernelProfile p;
   const json& kernel = r.member(doc, "", "kernel");
   p.kernel_name = r.str(kernel, "kernel", "name");
   if (p.kernel_name.empty()) r.fail("kernel.name", "empty");
   p.symbol = r.optional_str(kernel, "kernel", "symbol", "");
   p.launch = read_launch(r, kernel);
+  p.graph = read_graph_node(r, kernel);
   p.device = read_device(r, doc);
+  p.process = read_process(r, doc);
   const json& source = r.member(doc, "", "source");
   p.source = r.enumerated<CounterSource>(source, "source", "kind");
   p.source_detail = r.str(source, "source", "detail");

@@ -20,6 +20,12 @@ std::string user_table_path(const std::string& chip) {
   return (base / "atomq" / "tables" / (chip + ".json")).string();
 }
 
+std::string user_device_table_path(const std::string& chip, const std::string& uuid) {
+  const std::string chip_path = user_table_path(chip);
+  if (chip_path.empty() || uuid.empty()) return "";
+  return (fs::path(chip_path).parent_path() / (chip + "-" + uuid + ".json")).string();
+}
+
 std::string bundled_table_dir() {
   if (const char* env = std::getenv("ATOMQ_TABLE_DIR"); env && *env) return env;
   return data_path("tables");
@@ -75,6 +81,21 @@ SelectedTable select_table(const std::string& explicit_path, const std::string& 
     s.warnings.push_back("the GPU's chip is unknown: the " + s.table.provenance.device.chip +
                          " table may not describe it");
   else if (s.table.provenance.device.chip != chip)
+    s.warnings.push_back("table " + s.path + " was calibrated on " + s.table.provenance.device.chip +
+                         " but the GPU is " + chip + ": predictions may be off; run `atomq calibrate`");
+  return s;
+}
+
+SelectedTable select_device_table(const std::string& explicit_path, const std::string& chip, const std::string& uuid) {
+  const char* env = std::getenv("ATOMQ_TABLE");
+  const std::string own = user_device_table_path(chip.empty() ? "GH100" : chip, uuid);
+  if (!explicit_path.empty() || (env && *env) || !user_table_exists(own)) return select_table(explicit_path, chip);
+  SelectedTable s;
+  s.path = own;
+  s.origin = "user calibration of this GPU";
+  s.reason = "calibrated on this GPU, " + uuid + " (atomq calibrate --all-devices)";
+  s.table = calibration::load_service_table(s.path);
+  if (s.table.provenance.device.chip != chip)
     s.warnings.push_back("table " + s.path + " was calibrated on " + s.table.provenance.device.chip +
                          " but the GPU is " + chip + ": predictions may be off; run `atomq calibrate`");
   return s;

@@ -16,3 +16,20 @@ def require_tool(name, why):
     if not shutil.which(name) and not (pathlib.Path("/usr/local/cuda/bin") / name).exists():
         print(f"SKIPPED: no {name} ({why})")
         sys.exit(77)
+
+
+def gpu_count():
+    """The GPUs nvidia-smi lists (0 without it)."""
+    try:
+        listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
+    except OSError:
+        listed = ""
+    return sum(line.startswith("GPU ") for line in listed.splitlines())
+
+
+def require_gpus(count, why):
+    """Skips unless nvidia-smi lists at least `count` GPUs."""
+    found = gpu_count()
+    if found < count:
+        print(f"SKIPPED: {found} GPU(s), {count} needed ({why})")
+        sys.exit(77)

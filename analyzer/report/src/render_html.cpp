@@ -71,6 +71,24 @@ void ranked_section(std::string& h, const Report& report) {
   h += "</table>\n";
 }
 
+// Kernels that ran on several ranks: each rank's launches, then the imbalance findings.
+void ranks_section(std::string& h, const Report& report) {
+  if (report.ranks.empty()) return;
+  h += "<h2>Ranks</h2>\n<table class=\"summary\">\n";
+  row(h, {"kernel", "rank", "launches", "median time", "U", "k", "class"}, "th");
+  for (const auto& r : report.ranks) {
+    const auto& a = report.kernels[r.slowest].analysis;
+    const bool queue = a.evaluated && a.inputs.instructions > 0;
+    row(h, {escape(r.name), std::to_string(r.rank), std::to_string(r.launches), duration(r.median_ns),
+            queue ? utilization(a.utilization.mean) : "-",
+            queue ? fmt::format("{:.1f}", a.inputs.wavefronts_per_instruction) : "-", class_span(a.utilization_class)});
+  }
+  h += "</table>\n<ul>\n";
+  for (const auto& f : report.rank_findings) h += "<li>" + escape(f) + "</li>\n";
+  if (report.rank_findings.empty()) h += "<li>No rank is slower than another beyond the noise.</li>\n";
+  h += "</ul>\n";
+}
+
 void summary_table(std::string& h, const std::vector<ReportKernel>& kernels) {
   h += "<table class=\"summary\">\n";
   row(h, {"kernel", "time", "U mean", "U max", "n̂", "e", "c", "k", "S (cycles)", "L2 U", "binds", "class",
@@ -237,6 +255,7 @@ std::string render_html(const Report& report) {
     h += "<h3>Baseline (--compare)</h3>\n";
     summary_table(h, report.baseline_kernels);
   }
+  ranks_section(h, report);
 
   if (!report.comparisons.empty() || !report.unmatched.empty()) {
     h += "<h2>Comparisons</h2>\n";

@@ -206,6 +206,22 @@ std::string render_markdown(const Report& report) {
     md += "\n";
   }
 
+  if (!report.ranks.empty()) {
+    md += "## Ranks\n\n";
+    table_header(md, {"kernel", "rank", "launches", "median time", "U", "k", "class"});
+    for (const auto& r : report.ranks) {
+      const auto& a = report.kernels[r.slowest].analysis;
+      const bool queue = a.evaluated && a.inputs.instructions > 0;
+      table_row(md, {cell(r.name), std::to_string(r.rank), std::to_string(r.launches), duration(r.median_ns),
+                     queue ? utilization(a.utilization.mean) : "-",
+                     queue ? fmt::format("{:.1f}", a.inputs.wavefronts_per_instruction) : "-",
+                     enum_name(a.utilization_class)});
+    }
+    md += "\n";
+    for (const auto& f : report.rank_findings) md += "- " + cell(f) + "\n";
+    md += report.rank_findings.empty() ? "No rank is slower than another beyond the noise.\n\n" : "\n";
+  }
+
   if (!report.comparisons.empty() || !report.unmatched.empty()) {
     md += "## Comparisons\n\n";
     for (const auto& c : report.comparisons) comparison_section(md, c);

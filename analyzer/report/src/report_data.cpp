@@ -28,8 +28,8 @@ std::string strip_template_arguments(const std::string& name) {
   return out;
 }
 
-std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs,
-                                        const model::ServiceTimeModel& service) {
+std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, const model::ServiceTimeModel& service,
+                                        const std::map<std::string, model::ServiceTimeModel>& device_services) {
   std::vector<ReportKernel> kernels;
   for (const auto& run : runs) {
     std::map<std::string, int> seen;  // short name -> launches so far in this run
@@ -45,7 +45,8 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs,
                                                                 : run.label + "/" + name;
       if (seen[name] > 1) k.label += "#" + std::to_string(nth);
       k.profile = profile;
-      k.analysis = model::analyze(profile, service);
+      const auto own = device_services.find(profile.device.uuid);
+      k.analysis = model::analyze(profile, own != device_services.end() ? own->second : service);
       k.duration_ns = profile.counter(model::metric::kDurationNs);
       for (const auto& finding : k.analysis.findings)
         for (const auto& w : finding.what_ifs)
@@ -220,12 +221,17 @@ Report build_report(const ReportRequest& request) {
   report.table_origin = request.table_origin;
   report.table_provenance = request.table.provenance;
   const model::ServiceTimeModel service(request.table);
+  std::map<std::string, model::ServiceTimeModel> device_services;
+  for (const auto& [uuid, table] : request.device_tables) device_services.emplace(uuid, model::ServiceTimeModel(table));
 
-  report.kernels = evaluate_runs(request.runs, service);
-  report.baseline_kernels = evaluate_runs(request.baseline_runs, service);
+  report.kernels = evaluate_runs(request.runs, service, device_services);
+  report.baseline_kernels = evaluate_runs(request.baseline_runs, service, device_services);
   if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
   report.summaries = summarize_kernels(report.kernels);
   report.headlines = headline_lines(report.summaries, report.kernels, 3);
+  report.ranks = rank_rows(report.kernels);
+  report.rank_findings = rank_findings(report.ranks, report.kernels);
+  for (const auto& f : report.rank_findings) report.headlines.push_back(f);
   for (const auto* runs : {&request.runs, &request.baseline_runs})
     for (const auto& run : *runs) {
       std::string line = run.label + ": " + run.info.command + " (" + (run.info.source.empty() ? "unknown source" : run.info.source);

@@ -16,6 +16,9 @@ json stats_message(const SessionStats& s) {
               {"launches_profiled", s.launches_profiled},
               {"launches_filtered", s.launches_filtered},
               {"graph_launches", s.graph_launches},
+              {"graph_launches_profiled", s.graph_launches_profiled},
+              {"captured_launches", s.captured_launches},
+              {"graph_note", s.graph_note},
               {"failed", s.failed},
               {"passes", s.passes},
               {"last_error", s.last_error}};
@@ -42,6 +45,9 @@ SessionStats stats_from_message(const json& j) {
   s.launches_profiled = j.value("launches_profiled", 0LL);
   s.launches_filtered = j.value("launches_filtered", 0LL);
   s.graph_launches = j.value("graph_launches", 0LL);
+  s.graph_launches_profiled = j.value("graph_launches_profiled", 0LL);
+  s.captured_launches = j.value("captured_launches", 0LL);
+  s.graph_note = j.value("graph_note", std::string());
   s.failed = j.value("failed", 0LL);
   s.passes = j.value("passes", size_t{0});
   s.last_error = j.value("last_error", std::string());

@@ -19,6 +19,10 @@ DeviceInfo describe_device(int ordinal) {
   ATOMQ_CUDA(cudaGetDeviceProperties(&prop, ordinal));
   d.name = prop.name;
   d.ordinal = ordinal;
+  unsigned char uuid[16];
+  static_assert(sizeof prop.uuid.bytes == sizeof uuid);
+  for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
+  d.uuid = device_uuid_text(uuid);
   d.sm_count = prop.multiProcessorCount;
   d.compute_capability_major = prop.major;
   d.compute_capability_minor = prop.minor;

@@ -60,6 +60,43 @@ TEST(KernelProfile, RoundTripKeepsEveryField) {
   EXPECT_DOUBLE_EQ(*q.useful_updates, 12345);
 }
 
+TEST(KernelProfile, RoundTripKeepsProcessGraphNodeAndDevice) {
+  KernelProfile p = sample();
+  p.process = ProcessTag{4242, 1, "RANK"};
+  p.graph = GraphNodeTag{7, 1, 2};
+  p.device.ordinal = 1;
+  p.device.uuid = "GPU-8c5e1a2b-0000-4d3e-9f10-abcdefabcdef";
+  const KernelProfile q = parse_kernel_profile(serialize_kernel_profile(p), "mem");
+  ASSERT_TRUE(q.process && q.graph);
+  EXPECT_EQ(q.process->pid, 4242);
+  EXPECT_EQ(q.process->rank, 1);
+  EXPECT_EQ(q.process->rank_variable, "RANK");
+  EXPECT_EQ(q.graph->graph_launch, 7);
+  EXPECT_EQ(q.graph->node, 1);
+  EXPECT_EQ(q.graph->nodes, 2);
+  EXPECT_EQ(q.device.ordinal, 1);
+  EXPECT_EQ(q.device.uuid, p.device.uuid);
+  // Without them the document carries none of the three.
+  const json plain = json::parse(serialize_kernel_profile(sample()));
+  EXPECT_FALSE(plain.contains("process"));
+  EXPECT_FALSE(plain["kernel"].contains("graph"));
+  EXPECT_FALSE(plain["device"].contains("uuid"));
+}
+
+TEST(KernelProfile, ProcessGraphAndUuidAreChecked) {
+  auto with = [](json process) {
+    return error_after([&](json& d) { d["process"] = process; });
+  };
+  EXPECT_EQ(with({{"pid", 12}}), "");
+  EXPECT_NE(with({{"pid", 12}, {"rank", 1}}).find("process.rank_variable"), std::string::npos);
+  EXPECT_NE(with({{"pid", 0}}).find("process.pid"), std::string::npos);
+  EXPECT_NE(with({{"pid", 12}, {"host", "x"}}).find("host"), std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["graph"] = {{"launch", 0}, {"node", 2}, {"nodes", 2}}; })
+                .find("kernel.graph.node"),
+            std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["device"]["uuid"] = "../../etc"; }).find("device.uuid"), std::string::npos);
+}
+
 TEST(KernelProfile, SymbolIsOptional) {
   EXPECT_EQ(error_after([](json& d) { d["kernel"].erase("symbol"); }), "");
   EXPECT_NE(error_after([](json& d) { d["kernel"]["symbol"] = 7; }).find("kernel.symbol"), std::string::npos);

@@ -45,6 +45,24 @@ TEST_F(TableSelection, UserTableWhereCalibrateInstallsIt) {
   EXPECT_EQ(user_table_path("GH100"), (work_ / "xdg/atomq/tables/GH100.json").string());
 }
 
+TEST_F(TableSelection, AGpusOwnTableComesBeforeTheChipsTable) {
+  ::setenv("HOME", work_.c_str(), 1);
+  const std::string uuid = "GPU-00000000-1111-2222-3333-444444444444";
+  EXPECT_EQ(select_device_table("", "GH100", uuid).origin, "bundled");
+  const fs::path own = user_device_table_path("GH100", uuid);
+  EXPECT_EQ(own, work_ / ".local/share/atomq/tables" / ("GH100-" + uuid + ".json"));
+  fs::create_directories(own.parent_path());
+  fs::copy_file(fs::path(ATOMQ_BUNDLED_TABLE_DIR) / "GH100.json", own);
+  const SelectedTable s = select_device_table("", "GH100", uuid);
+  EXPECT_EQ(s.path, own.string());
+  EXPECT_NE(s.reason.find(uuid), std::string::npos) << s.reason;
+  // Another GPU, or an explicit table, does not take it.
+  EXPECT_EQ(select_device_table("", "GH100", "GPU-99999999-1111-2222-3333-444444444444").origin, "bundled");
+  EXPECT_EQ(select_device_table("", "GH100", "").origin, "bundled");
+  const std::string bundled = (fs::path(ATOMQ_BUNDLED_TABLE_DIR) / "GH100.json").string();
+  EXPECT_EQ(select_device_table(bundled, "GH100", uuid).origin, "--table");
+}
+
 TEST_F(TableSelection, UnreadableHomeFallsBackToTheBundledTable) {
   const fs::path loop = work_ / "loop";  // stat fails with ELOOP, even for root
   fs::create_symlink(loop, loop);

@@ -23,6 +23,9 @@ inline constexpr const char* kDevice = "ATOMQ_DEVICE";
 // Set: a per-instruction run of this one kernel (mangled name) instead of the counters.
 inline constexpr const char* kInstructionSymbol = "ATOMQ_INSTRUCTION_SYMBOL";
 inline constexpr const char* kInstructionLaunches = "ATOMQ_INSTRUCTION_LAUNCHES";
+// atomq's pid: the process whose parent it is, the program atomq started, writes the profile
+// stream itself; every other process writes one beside it (atomq/analyzer/process_streams.hpp).
+inline constexpr const char* kParentPid = "ATOMQ_PARENT_PID";
 // Set by the user for atomq itself: where libatomq_inject.so is (default: next to atomq).
 inline constexpr const char* kInjectLib = "ATOMQ_INJECT_LIB";
 }  // namespace env

@@ -11,6 +11,7 @@ struct DeviceInfo {
   std::string name;               // "NVIDIA H200"
   std::string chip;               // CUPTI chip name, "GH100"; empty when not asked
   int ordinal = 0;
+  std::string uuid;               // "GPU-8c5e...", as nvidia-smi prints it; empty when unknown
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
   int sm_count = 0;
@@ -30,6 +31,10 @@ struct DeviceInfo {
 
 // "9.0" -> major and minor; false when the text is not "<major>.<minor>".
 bool parse_compute_capability(const std::string& text, int& major, int& minor);
+// The 16 bytes of a device UUID as nvidia-smi prints them: "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".
+std::string device_uuid_text(const unsigned char (&bytes)[16]);
+// Whether `text` has that form (a profile or table from elsewhere is checked before use).
+bool is_device_uuid_text(const std::string& text);
 // 13000 -> "13.0" (CUDA driver/runtime API version numbers).
 std::string cuda_version_string(int version);
 // The NVIDIA kernel module's release ("580.159.04") from /proc; "unknown" when unreadable.

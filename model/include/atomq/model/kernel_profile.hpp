@@ -43,6 +43,21 @@ struct LaunchConfig {
   long long blocks() const { return grid[0] * grid[1] * grid[2]; }
 };
 
+// Which process of a multi-process program launched the kernel: `atomq analyze` merges the
+// profile streams of every process it reaches.
+struct ProcessTag {
+  long long pid = 0;
+  std::optional<int> rank;    // from the launcher's variable, when one was set
+  std::string rank_variable;  // "RANK", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"
+};
+
+// A kernel that ran as a node of a CUDA graph: which launch of a graph, which kernel node.
+struct GraphNodeTag {
+  long long graph_launch = 0;  // the process's graph launches, counted from 0
+  int node = 0;                // among the graph's kernel nodes, in execution order
+  int nodes = 0;               // kernel nodes in the graph
+};
+
 // The profile carries name, chip, compute capability, SM count, warps per SM, the SM clock
 // during the run and the reachable DRAM bandwidth of atomq's one device description.
 using atomq::DeviceInfo;
@@ -56,6 +71,8 @@ struct KernelProfile {
   DeviceInfo device;
   CounterSource source = CounterSource::kInProcess;
   std::string source_detail;   // e.g. the program and launch index, or the CSV file
+  std::optional<ProcessTag> process;  // set by the injection collector
+  std::optional<GraphNodeTag> graph;  // launched by a CUDA graph
 
   // Raw counters keyed by full metric name with rollup, e.g. "sm__cycles_active.max".
   std::map<std::string, double> counters;

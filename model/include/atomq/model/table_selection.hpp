@@ -23,11 +23,19 @@ struct SelectedTable {
 // Empty when neither variable is set.
 std::string user_table_path(const std::string& chip);
 
+// One GPU's own table, as `atomq calibrate --all-devices` installs it beside the chip's:
+// .../atomq/tables/CHIP-GPU-<uuid>.json. Empty when user_table_path is.
+std::string user_device_table_path(const std::string& chip, const std::string& uuid);
+
 // The bundled tables' folder: $ATOMQ_TABLE_DIR, else data_dir()/tables.
 std::string bundled_table_dir();
 
 // chip may be empty (unknown): then the bundled GH100 table is used, with a warning.
 // A user folder that cannot be read is passed over (the bundled table is tried).
 SelectedTable select_table(const std::string& explicit_path, const std::string& chip);
+
+// As select_table, but the GPU's own table (user_device_table_path) comes before the chip's
+// when neither --table nor $ATOMQ_TABLE names one. uuid may be empty (unknown GPU).
+SelectedTable select_device_table(const std::string& explicit_path, const std::string& chip, const std::string& uuid);
 
 }  // namespace atomq::model

@@ -3,6 +3,7 @@
 // are drawn by Chart.js, inlined at build time so the page opens offline.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +32,9 @@ struct ReportRequest {
   std::vector<RunDocument> baseline_runs;  // --compare: kernels matched to runs by name
   calibration::ServiceTable table;
   std::string table_path, table_origin;
+  // GPUs with a table of their own (calibrate --all-devices), by device UUID: their kernels
+  // are evaluated with it instead of `table`.
+  std::map<std::string, calibration::ServiceTable> device_tables;
   // Kernel labels to put side by side (A, B). Empty: the first two kernels, if any.
   std::vector<std::pair<std::string, std::string>> pairs;
   std::vector<std::string> notes;  // shown at the top, e.g. that recorded data is replayed
@@ -68,6 +72,18 @@ struct KernelSummary {
   double time_at_stake_ns = 0;
 };
 
+// One kernel's launches by one rank of a multi-process run (a kernel that ran on two ranks
+// or more; rank_comparison.cpp).
+struct RankRow {
+  std::string run_label;
+  std::string name;    // short kernel name
+  std::string kernel;  // the profile's full kernel name
+  int rank = 0;
+  std::size_t launches = 0;
+  std::optional<double> median_ns;
+  std::size_t slowest = 0;  // index into Report::kernels
+};
+
 // S(n) at one (variant, pattern, e, c) slice of the table, exactly as calibrated.
 struct ServiceCurve {
   std::string name;
@@ -85,6 +101,8 @@ struct Report {
   // One line per top kernel, the largest time at stake first: the unit that binds it, why,
   // the fix and what it is predicted to save; the slowest kernel when nothing is at stake.
   std::vector<std::string> headlines;
+  std::vector<RankRow> ranks;                 // per-rank rows of kernels that ran on several ranks
+  std::vector<std::string> rank_findings;     // load imbalance across ranks (also among the headlines)
   std::vector<ReportKernel> baseline_kernels;
   std::vector<ReportComparison> comparisons;  // --compare pairs first, then requested pairs
   std::vector<std::string> unmatched;         // --compare kernels found on one side only
@@ -96,6 +114,11 @@ struct Report {
 
 // Evaluates every profile with the current model; throws ReportError on a bad request.
 Report build_report(const ReportRequest& request);
+
+// The launches of each kernel grouped by rank, and the ranks whose launches take longer than
+// another rank's beyond the noise.
+std::vector<RankRow> rank_rows(const std::vector<ReportKernel>& kernels);
+std::vector<std::string> rank_findings(const std::vector<RankRow>& rows, const std::vector<ReportKernel>& kernels);
 
 std::string render_markdown(const Report& report);
 // Throws ReportError when this build has no plotting library embedded (see html_supported).
