@@ -14,6 +14,7 @@
 #include "atomq/analyzer/metric_list.hpp"
 #include "atomq/cuda/check.hpp"
 #include "cupti_session_setup.hpp"
+#include "driver_api.hpp"
 #include "kernel_profiler_internal.hpp"
 
 namespace atomq::analyzer {
@@ -160,6 +161,9 @@ struct KernelProfilingSession::State {
     if (data->callbackSite != CUPTI_API_ENTER) {
       ContextProfiler* prof = profiler_if_active(ctx);
       if (prof == nullptr || pending[ctx].empty()) return;
+      // A graph launch returns before its later nodes have run: every node's range is
+      // complete only once the context is idle.
+      if (const auto sync = DriverApi::get().ctx_synchronize) sync();
       emit(ctx, *prof);
       return;
     }

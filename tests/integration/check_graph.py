@@ -17,11 +17,15 @@ require_gpu(atomq)
 out = work / "graph.json"
 p = subprocess.run([atomq, "analyze", "-o", str(out), "--", app], capture_output=True, text=True, timeout=600)
 print(p.stdout[-3000:])
+print("stderr:", p.stderr[-1500:])
 if p.returncode != 0:
     sys.exit(f"atomq analyze exited {p.returncode}:\n{p.stderr[-2000:]}")
 doc = json.loads(out.read_text())
 failures = []
 launches = doc["launches"]
+print(f"launches: {launches}")
+for w in doc["warnings"]:
+    print(f"warning: {w}")
 if launches.get("graph_launches_profiled") != 10:
     failures.append(f"graph launches profiled: {launches.get('graph_launches_profiled')}, expected 10")
 if launches["in_graphs_not_profiled"] != 0:
@@ -41,6 +45,8 @@ for k in doc["kernels"]:
 for name in ("graph_histogram", "graph_scale"):
     got = by_kernel.get(name, {"graph": [], "direct": []})
     print(f"{name}: {len(got['direct'])} direct, {len(got['graph'])} graph launches profiled")
+    for g in got["graph"][:2]:
+        print(f"  graph profile: {g['source']['detail']} {g['kernel'].get('graph')}")
     if len(got["direct"]) != 10 or len(got["graph"]) != 10:
         failures.append(f"{name}: {len(got['direct'])} direct and {len(got['graph'])} graph profiles, expected 10 and 10")
         continue
@@ -53,6 +59,9 @@ for name in ("graph_histogram", "graph_scale"):
         print(f"  {metric}: direct {sorted(direct, key=str)}, graph {sorted(graph, key=str)}")
         if direct != graph:
             failures.append(f"{name}: {metric} differs: direct {direct}, graph {graph}")
+    for metric in ("sm__cycles_active.sum", "gpu__time_duration.sum"):
+        for kind in ("direct", "graph"):
+            print(f"  {kind} {metric}: {sorted(g['counters'].get(metric, -1) for g in got[kind])[:3]}")
     d = statistics.median(g["counters"]["gpu__time_duration.sum"] for g in got["direct"])
     gr = statistics.median(g["counters"]["gpu__time_duration.sum"] for g in got["graph"])
     print(f"  median time: direct {d:.0f} ns, graph {gr:.0f} ns")

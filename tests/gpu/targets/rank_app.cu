@@ -1,7 +1,8 @@
 // One worker of a multi-process job: it takes its rank from the launcher's variables (RANK,
 // else LOCAL_RANK), runs on GPU rank % device count, and updates shared-memory counters with
 // a conflict that depends on the rank: rank 0 spreads a warp's lanes over 32 words, every
-// other rank sends all 32 lanes to one word. tests/integration/check_ranks.py analyzes two
+// other rank sends all 32 lanes to one word. The lanes add different values (1 or 2), so the
+// compiler cannot turn the adds into ATOMS.POPC.INC, whose same-address lanes merge. tests/integration/check_ranks.py analyzes two
 // of them through a launcher and expects the slower rank to be reported.
 #include <cuda_runtime.h>
 
@@ -15,7 +16,8 @@ __global__ void rank_counters(unsigned int* out, int lanes_per_word, int rounds)
   if (threadIdx.x < 32) words[threadIdx.x] = 0;
   __syncthreads();
   const int word = (threadIdx.x % 32) / lanes_per_word;
-  for (int r = 0; r < rounds; ++r) atomicAdd(&words[word], 1u);
+  const unsigned int value = 1u + (threadIdx.x & 1u);
+  for (int r = 0; r < rounds; ++r) atomicAdd(&words[word], value);
   __syncthreads();
   if (threadIdx.x < 32) atomicAdd(&out[threadIdx.x], words[threadIdx.x]);
 }
@@ -37,7 +39,7 @@ int main() {
   unsigned int total = 0, host[32];
   CHECK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
   for (unsigned int v : host) total += v;
-  const unsigned int expected = 3u * 264u * 512u * 256u;
+  const unsigned int expected = 3u * 264u * 256u * (256u * 1u + 256u * 2u);  // 256 lanes add 1, 256 add 2
   std::printf("rank %d on GPU %d: %u updates (%s)\n", rank, rank % devices, total, total == expected ? "ok" : "WRONG");
   return total == expected ? 0 : 1;
 }
