@@ -124,6 +124,9 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   if (info.launches.launches_filtered) fmt::print(", {} not selected", info.launches.launches_filtered);
   if (info.launches.graph_launches_profiled)
     fmt::print(", {} graph launch(es) profiled kernel node by kernel node", info.launches.graph_launches_profiled);
+  if (info.launches.graph_nodes_not_profiled)
+    fmt::print(" ({} later kernel node(s) of them NOT profiled: {})", info.launches.graph_nodes_not_profiled,
+               info.launches.graph_note);
   if (info.launches.graph_launches)
     fmt::print(", {} graph launch(es) NOT profiled ({})", info.launches.graph_launches, info.launches.graph_note);
   fmt::print("; table {} ({}); wrote {}\n", table.path, table.reason, output);

@@ -144,6 +144,7 @@ void add_stats(run::SessionStats& total, const run::SessionStats& s) {
   total.launches_filtered += s.launches_filtered;
   total.graph_launches += s.graph_launches;
   total.graph_launches_profiled += s.graph_launches_profiled;
+  total.graph_nodes_not_profiled += s.graph_nodes_not_profiled;
   total.captured_launches += s.captured_launches;
   total.failed += s.failed;
   total.passes = std::max(total.passes, s.passes);

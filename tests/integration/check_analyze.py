@@ -29,7 +29,11 @@ assert run["format"] == "atomq.analysis_run" and run["version"] == 1
 kernels = {k["profile"]["kernel"]["name"].split("(")[0]: k for k in run["kernels"]}
 expected = {"popc_distinct", "add_conflict32", "cas_distinct", "no_atomics", "popc_same_ex", "cooperative"}
 assert expected <= set(kernels), sorted(kernels)
-assert run["launches"]["in_graphs_not_profiled"] == 2, run["launches"]  # one captured launch, one graph launch
+# One launch captured into a graph, and that graph launched once: its one kernel node profiled.
+launches = run["launches"]
+assert launches["captured_into_graphs"] == 1 and launches["graph_launches_profiled"] == 1, launches
+assert launches["in_graphs_not_profiled"] == 0 and launches["graph_kernel_nodes_not_profiled"] == 0, launches
+assert sum("graph" in k["profile"]["kernel"] for k in run["kernels"]) == 1, "the graph's kernel node was not profiled"
 assert run["program_exit_code"] == 0
 
 ATOMICS_PER_THREAD = 4096  # kAtomicsPerThread in multi_kernel_app.cu

@@ -17,6 +17,7 @@ json stats_message(const SessionStats& s) {
               {"launches_filtered", s.launches_filtered},
               {"graph_launches", s.graph_launches},
               {"graph_launches_profiled", s.graph_launches_profiled},
+              {"graph_nodes_not_profiled", s.graph_nodes_not_profiled},
               {"captured_launches", s.captured_launches},
               {"graph_note", s.graph_note},
               {"failed", s.failed},
@@ -46,6 +47,7 @@ SessionStats stats_from_message(const json& j) {
   s.launches_filtered = j.value("launches_filtered", 0LL);
   s.graph_launches = j.value("graph_launches", 0LL);
   s.graph_launches_profiled = j.value("graph_launches_profiled", 0LL);
+  s.graph_nodes_not_profiled = j.value("graph_nodes_not_profiled", 0LL);
   s.captured_launches = j.value("captured_launches", 0LL);
   s.graph_note = j.value("graph_note", std::string());
   s.failed = j.value("failed", 0LL);

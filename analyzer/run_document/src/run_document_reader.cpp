@@ -28,6 +28,7 @@ SessionStats read_launches(const Fields& r, const json& doc) {
   s.launches_filtered = count("filtered");
   s.graph_launches = count("in_graphs_not_profiled");
   s.graph_launches_profiled = count("graph_launches_profiled");
+  s.graph_nodes_not_profiled = count("graph_kernel_nodes_not_profiled");
   s.captured_launches = count("captured_into_graphs");
   s.failed = count("failed");
   if (const json* passes = r.optional_member(doc, "", "replay_passes"))

@@ -32,6 +32,7 @@ json run_document_json(const RunInfo& info, const std::vector<model::KernelProfi
                 {"filtered", info.launches.launches_filtered},
                 {"in_graphs_not_profiled", info.launches.graph_launches},
                 {"graph_launches_profiled", info.launches.graph_launches_profiled},
+                {"graph_kernel_nodes_not_profiled", info.launches.graph_nodes_not_profiled},
                 {"captured_into_graphs", info.launches.captured_launches},
                 {"failed", info.launches.failed}}},
               {"replay_passes", info.launches.passes},

@@ -9,7 +9,7 @@
 //   no_atomics     a plain copy                                  (N = 0)
 //   popc_same_ex   ATOMS.POPC.INC on one word, via cudaLaunchKernelEx
 //   cooperative    ATOMS.ADD distinct, via cudaLaunchCooperativeKernel
-// and once, a CUDA graph holding no_atomics (not profiled per kernel).
+// and once, a CUDA graph holding no_atomics (profiled as the graph's kernel node).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
     });
   for (auto& w : workers) w.join();
 
-  // A graph with one kernel: launch callbacks do not see kernels inside graphs.
+  // A graph with one kernel: profiled as a kernel node when the graph is launched.
   cudaStream_t stream;
   CHECK(cudaStreamCreate(&stream));
   cudaGraph_t graph;
