@@ -1,0 +1,103 @@
+// The validation suite's recorded H200 runs (fixtures/validation/, docs/validation.md),
+// evaluated again with this build's model and the bundled table. For every baseline (and sweep
+// point) with an ablation, the ground truth is "atomic-bound" when the ablation is >= 1.25x
+// faster; the model agrees when its class is severe or potential exactly then. For every fix, the
+// measured gain (baseline time / fix time, from the timings) is inside or outside the interval
+// of the baseline's what-if with the largest gain. expectations.json records the verdicts of the
+// recorded runs: a model change that flips one fails here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/table_selection.hpp"
+
+namespace atomq::model {
+namespace {
+
+constexpr double kAtomicBoundGain = 1.25;
+const std::string kDir = std::string(ATOMQ_MODEL_FIXTURE_DIR) + "/validation";
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// variant -> profile, from the run document's source details ("... --variant NAME").
+std::map<std::string, KernelProfile> profiles_by_variant(const nlohmann::json& run, const std::string& path) {
+  std::map<std::string, KernelProfile> out;
+  for (const auto& k : run.at("kernels")) {
+    KernelProfile p = kernel_profile_from_json(k.at("profile"), path);
+    const auto at = p.source_detail.rfind("--variant ");
+    if (at != std::string::npos) out[p.source_detail.substr(at + 10)] = p;
+  }
+  return out;
+}
+
+const GainInterval* best_interval(const KernelAnalysis& a) {
+  const GainInterval* best = nullptr;
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs)
+      if (w.interval.evaluated && (!best || w.interval.high > best->high)) best = &w.interval;
+  return best;
+}
+
+struct Verdict {
+  bool agree = false;
+  std::optional<bool> fix_inside;
+};
+
+Verdict verdict(const nlohmann::json& timings, const std::string& variant, const KernelAnalysis& a) {
+  std::map<std::string, const nlohmann::json*> by_name;
+  for (const auto& v : timings.at("variants")) by_name[v.at("name").get<std::string>()] = &v;
+  const double t = by_name.at(variant)->at("median_ms").get<double>();
+  Verdict out;
+  for (const auto& v : timings.at("variants")) {
+    if (v.at("compared_with") != variant) continue;
+    const double other = v.at("median_ms").get<double>();
+    if (v.at("role") == "ablation") {
+      const bool truth = t / other >= kAtomicBoundGain;
+      const bool bound = a.utilization_class == UtilizationClass::kSevere ||
+                         a.utilization_class == UtilizationClass::kPotential;
+      out.agree = truth == bound;
+    } else if (v.at("role") == "fix") {
+      const GainInterval* iv = best_interval(a);
+      out.fix_inside = iv && iv->contains(t / other);
+    }
+  }
+  return out;
+}
+
+TEST(ValidationRuns, VerdictsOfTheRecordedRunsHold) {
+  if (!std::filesystem::exists(kDir + "/expectations.json")) GTEST_SKIP() << "no recorded validation runs";
+  const auto table_path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
+  ASSERT_TRUE(table_path);
+  const ServiceTimeModel model(calibration::load_service_table(*table_path));
+  const nlohmann::json expectations = read_json(kDir + "/expectations.json");
+  ASSERT_TRUE(expectations.contains("provenance"));
+  int checked = 0;
+  for (const auto& [case_name, variants] : expectations.at("cases").items()) {
+    SCOPED_TRACE(case_name);
+    const std::string run_path = kDir + "/" + case_name + ".json";
+    const auto profiles = profiles_by_variant(read_json(run_path), run_path);
+    const nlohmann::json timings = read_json(kDir + "/" + case_name + ".timings.json");
+    for (const auto& [variant, expected] : variants.items()) {
+      SCOPED_TRACE(variant);
+      ASSERT_TRUE(profiles.count(variant)) << "no profile of " << variant;
+      const Verdict v = verdict(timings, variant, analyze(profiles.at(variant), model));
+      EXPECT_EQ(v.agree, expected.at("agree").get<bool>());
+      if (expected.contains("fix_inside")) {
+        ASSERT_TRUE(v.fix_inside.has_value());
+        EXPECT_EQ(*v.fix_inside, expected.at("fix_inside").get<bool>());
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+}  // namespace
+}  // namespace atomq::model
