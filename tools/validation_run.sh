@@ -12,7 +12,9 @@ mkdir -p "$OUT"
 "$ATOMQ" devices > "$OUT/devices.txt" 2>&1 || true
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/nvidia-smi.csv" 2>&1 || true
 date -u +%Y-%m-%dT%H:%M:%SZ > "$OUT/date.txt"
-git -C "$HERE/.." rev-parse --short=12 HEAD > "$OUT/commit.txt" 2>/dev/null || echo unknown > "$OUT/commit.txt"
+# The build's commit: BUILD/commit.txt where a copied build carries it, else the checkout's.
+if [ -f "$BUILD/commit.txt" ]; then cp "$BUILD/commit.txt" "$OUT/commit.txt"
+else git -C "$HERE/.." rev-parse --short=12 HEAD > "$OUT/commit.txt" 2>/dev/null || echo unknown > "$OUT/commit.txt"; fi
 cases=$("$ATOMQ" validate --list | grep -E '^[a-z0-9_]+:' | cut -d: -f1)
 status=0
 for c in $cases; do
@@ -25,7 +27,7 @@ done
 # and rank_shared against its lane-replicated fix (predicted interval against measured gain).
 for v in lane_replicated:uniform rank_shared:single rank_lane_replicated:single; do
   timeout "${CASE_TIMEOUT:-120}" "$ATOMQ" hist --variant "${v%%:*}" --input "${v##*:}" --type u8 --n 200000000 --runs 11 --analyze \
-    --json "$OUT/hist-u8-${v%%:*}-${v##*:}.timings.json" \
+    --json "$OUT/hist-u8-${v%%:*}-${v##*:}.result.json" \
     --analysis-output "$OUT/hist-u8-${v%%:*}-${v##*:}.json" > "$OUT/hist-u8-${v%%:*}-${v##*:}.log" 2>&1 || status=1
   cat "$OUT/hist-u8-${v%%:*}-${v##*:}.log"
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Summarizes a validation run (tools/validation_run.sh OUT): per case the baseline's class, the
 ground truth from the ablation (atomic-bound when removing the atomics or the conflict pays
->= 1.25x), the predicted gain interval of the baseline's best what-if against the fix's
-measured gain, and the predicted against the measured time of atomic-bound kernels.
+>= 1.25x), the predicted gain interval of the baseline's what-if that names the fix's change
+(the timings' predicted_by) against the fix's measured gain, and the predicted against the measured time of atomic-bound kernels.
 
 usage: validation_summary.py OUT [--markdown FILE] [--json FILE] [--expectations FILE --provenance TEXT]
 Reads OUT/CASE.json (run document) and OUT/CASE.timings.json for every case found in OUT.
@@ -33,11 +33,14 @@ def kernel_entries(run):
     return out
 
 
-def best_interval(analysis):
+def best_interval(analysis, word=None):
+    """The what-if with the largest gain; with `word`, among those whose change names it."""
     best = None
     for f in analysis.get("findings", []):
         for w in f.get("what_ifs", []):
             iv = w.get("interval") or {}
+            if word is not None and (not word or word not in w["change"]):
+                continue
             if iv.get("evaluated") and (best is None or iv["high"] > best[1]["high"]):
                 best = (w["change"], iv)
     return best
@@ -75,11 +78,12 @@ def case_rows(timings, run):
             row["u_shared"] = (analysis.get("utilization") or {}).get("mean")
             row["u_l2"] = (analysis.get("l2") or {}).get("utilization")
             row["model_bound"] = row["class"] in BOUND_CLASSES
-            best = best_interval(analysis)
+            # The fix's own what-if (the one naming its change); without a fix, the best one.
+            best = best_interval(analysis, fix.get("predicted_by", "") if fix else None)
             if best:
                 row["what_if"], iv = best
                 row["interval"] = [iv["low"], iv["high"]]
-            if "fix_gain" in row:  # a fix without a predicted interval counts as a miss
+            if "fix_gain" in row:  # a fix the model has no what-if for counts as a miss
                 row["fix_inside"] = bool(best) and best[1]["low"] <= row["fix_gain"] <= best[1]["high"]
             t_pred = predicted_bound_time_ns(analysis)
             t_meas = (analysis.get("inputs") or {}).get("duration_ns") or profile["counters"].get("gpu__time_duration.sum")
@@ -141,6 +145,8 @@ def main():
     rows, device = [], "-"
     for tpath in sorted(glob.glob(os.path.join(a.out, "*.timings.json"))):
         timings = load(tpath)
+        if timings.get("format") != "atomq.validation_timings":
+            continue  # e.g. atomq hist --json beside the cases
         device = timings.get("device", device)
         rpath = tpath.replace(".timings.json", ".json")
         rows += case_rows(timings, load(rpath) if os.path.exists(rpath) else None)

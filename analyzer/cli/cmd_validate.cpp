@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -70,6 +71,7 @@ nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, con
     variants.push_back({{"name", r.spec->name},
                         {"role", enum_name(r.spec->role)},
                         {"compared_with", r.spec->compared_with},
+                        {"predicted_by", r.spec->predicted_by},
                         {"description", r.spec->description},
                         {"checked", r.check.checked},
                         {"exact", r.check.exact},
@@ -143,7 +145,9 @@ int run_validate(ValidateOptions o) {
   write_file_atomically(o.timings, json_text(timings_json(*c, device, results), 2) + "\n");
   fmt::print("wrote {}\n", o.timings);
   if (!all_exact) return kExitError;
-  return o.analyze ? analyze_variants(o, runner, device, results) : kExitOk;
+  const int rc = o.analyze ? analyze_variants(o, runner, device, results) : kExitOk;
+  std::fflush(stdout);  // what was printed survives a crash in the driver's teardown
+  return rc;
 }
 
 }  // namespace

@@ -25,30 +25,20 @@ __global__ void float_hist_shared_kernel(FloatHistArgs a) {
     if (sums[b] != 0.0f) atomicAdd(&a.sums[b], sums[b]);
 }
 
-// Weights in [0, 1) as 20-bit fixed point: a shared word holds up to 4096 of them, so the block
-// merges into the 64-bit global sums every kMergeEvery rounds (at most 8 x 512 samples).
+// Weights in [0, 1) as 12-bit fixed point (each below 2^12): a shared word holds the sum of
+// 2^20 of them, more than a block of the persistent grid sees (the host checks n), so the block
+// merges into the 64-bit global sums once, at the end.
 __global__ void float_hist_fixed_point_kernel(FloatHistArgs a) {
   extern __shared__ std::uint32_t fixed[];
-  constexpr int kMergeEvery = 8;  // with blockDim.x <= 512
   for (std::uint32_t b = threadIdx.x; b < a.bins; b += blockDim.x) fixed[b] = 0u;
   __syncthreads();
-  const unsigned long long stride = global_threads();
-  unsigned long long i = global_thread();
-  const unsigned long long rounds = (a.n + stride - 1) / stride;
-  for (unsigned long long r = 0; r < rounds; ++r, i += stride) {
-    if (i < a.n) {
-      const float x = a.values[i];
-      atomicAdd(&fixed[bin_of(x, a.bins)], static_cast<std::uint32_t>(x * (1u << kFixedBits)));
-    }
-    if ((r + 1) % kMergeEvery == 0 || r + 1 == rounds) {
-      __syncthreads();
-      for (std::uint32_t b = threadIdx.x; b < a.bins; b += blockDim.x) {
-        if (fixed[b] != 0u) atomicAdd(&a.fixed[b], static_cast<unsigned long long>(fixed[b]));
-        fixed[b] = 0u;
-      }
-      __syncthreads();
-    }
+  for (unsigned long long i = global_thread(); i < a.n; i += global_threads()) {
+    const float x = a.values[i];
+    atomicAdd(&fixed[bin_of(x, a.bins)], static_cast<std::uint32_t>(x * (1u << kFixedBits)));
   }
+  __syncthreads();
+  for (std::uint32_t b = threadIdx.x; b < a.bins; b += blockDim.x)
+    if (fixed[b] != 0u) atomicAdd(&a.fixed[b], static_cast<unsigned long long>(fixed[b]));
 }
 
 __global__ void float_hist_no_atomics_kernel(FloatHistArgs a) {

@@ -1,5 +1,5 @@
 // Hash-table build with open addressing (linear probing): a key claims a slot with atomicCAS,
-// and its count is added with atomicAdd. The fix merges a warp's equal keys first.
+// and its count is added with atomicAdd. The fix probes occupied slots with plain loads.
 #include "validation_common.cuh"
 #include "validation_kernels.cuh"
 
@@ -32,18 +32,21 @@ __global__ void hash_cas_probe_kernel(HashArgs a) {
   for (unsigned long long i = global_thread(); i < a.n; i += global_threads()) insert(a, a.keys[i], 1u);
 }
 
-__global__ void hash_warp_aggregated_kernel(HashArgs a) {
-  const unsigned long long stride = global_threads();
-  const unsigned long long rounds = (a.n + stride - 1) / stride;
-  for (unsigned long long r = 0; r < rounds; ++r) {
-    const unsigned long long i = r * stride + global_thread();
-    const bool valid = i < a.n;
-    const unsigned int active = __ballot_sync(0xFFFFFFFFu, valid);
-    if (!valid) continue;
+// Test before test-and-set: occupied slots are passed with a plain load, so only the claim of
+// an empty slot (and the count) is atomic.
+__global__ void hash_load_then_cas_kernel(HashArgs a) {
+  for (unsigned long long i = global_thread(); i < a.n; i += global_threads()) {
     const std::uint32_t key = a.keys[i];
-    const unsigned int peers = __match_any_sync(active, key);
-    if (static_cast<int>(threadIdx.x & 31u) == __ffs(peers) - 1)
-      insert(a, key, static_cast<std::uint32_t>(__popc(peers)));
+    std::uint32_t slot = home_slot(key, a.capacity_mask);
+    while (true) {
+      std::uint32_t seen = *static_cast<volatile std::uint32_t*>(&a.slot_keys[slot]);
+      if (seen == kEmptyKey) seen = atomicCAS(&a.slot_keys[slot], kEmptyKey, key);
+      if (seen == kEmptyKey || seen == key) {
+        atomicAdd(&a.slot_counts[slot], 1u);
+        break;
+      }
+      slot = (slot + 1u) & a.capacity_mask;
+    }
   }
 }
 
@@ -55,7 +58,7 @@ __global__ void hash_no_atomics_kernel(HashArgs a) {
 }
 
 const void* hash_cas_probe_handle() { return handle(&hash_cas_probe_kernel); }
-const void* hash_warp_aggregated_handle() { return handle(&hash_warp_aggregated_kernel); }
+const void* hash_load_then_cas_handle() { return handle(&hash_load_then_cas_kernel); }
 const void* hash_no_atomics_handle() { return handle(&hash_no_atomics_kernel); }
 
 }  // namespace atomq::validation::kernels

@@ -1,4 +1,5 @@
-// Threshold sweep: each thread runs m independent FMAs (four chains) per shared atomic. With
+// Threshold sweep: each thread runs m steps of a dependent FMA chain (an FMA and the loop's own
+// counter, compare and branch) per shared atomic. With
 // address stride 1 the warp's lanes hit 32 banks (k = 1); with stride 32 one bank (k = 32).
 // with_atomics = 0 is the same loop without the atomic: the ablation.
 #include "validation_common.cuh"
@@ -13,19 +14,14 @@ __global__ void threshold_sweep_kernel(SweepArgs a) {
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const int warp = static_cast<int>(threadIdx.x / 32u);
   std::uint32_t* word = &words[lane * a.address_stride + (a.address_stride == 1 ? 32 * (warp % 64) : warp % 2)];
-  float x0 = threadIdx.x * 1e-3f, x1 = x0 + 1.f, x2 = x0 + 2.f, x3 = x0 + 3.f;
+  float x = threadIdx.x * 1e-3f;
 #pragma unroll 1
   for (int it = 0; it < a.iterations; ++it) {
 #pragma unroll 1
-    for (int j = 0; j < a.fmas_per_atomic; j += 4) {
-      x0 = fmaf(x0, 0.999f, 0.5f);
-      x1 = fmaf(x1, 0.999f, 0.5f);
-      x2 = fmaf(x2, 0.999f, 0.5f);
-      x3 = fmaf(x3, 0.999f, 0.5f);
-    }
+    for (int j = 0; j < a.fmas_per_atomic; ++j) x = fmaf(x, 0.999f, 0.5f);
     if (a.with_atomics) atomicAdd(word, 1u);
   }
-  if (x0 + x1 + x2 + x3 == -1.f) a.sink[blockIdx.x] = x0;
+  if (x == -1.f) a.sink[blockIdx.x] = x;
   __syncthreads();
   std::uint32_t total = 0u;  // every atomic of the block landed in one of the words
   for (int w = threadIdx.x; w < 32 * 32 * 2; w += blockDim.x) total += words[w];

@@ -34,7 +34,7 @@ struct HashArgs {
 };
 inline constexpr std::uint32_t kEmptyKey = 0xFFFFFFFFu;
 const void* hash_cas_probe_handle();        // one CAS insert per key, then atomicAdd of its count
-const void* hash_warp_aggregated_handle();  // equal keys of a warp inserted once with their count
+const void* hash_load_then_cas_handle();    // probe with plain loads, atomicCAS only on an empty slot
 const void* hash_no_atomics_handle();       // the home slot written with plain stores (ablation)
 
 // Particle binning: cell of (x, y) in a grid of cells_x x cells_y over the unit square.
@@ -69,7 +69,7 @@ struct FloatHistArgs {
   std::uint32_t bins;
   std::uint32_t* sink;
 };
-inline constexpr int kFixedBits = 20;
+inline constexpr int kFixedBits = 12;
 const void* float_hist_shared_handle();      // shared float atomicAdd (a CAS loop on sm_90)
 const void* float_hist_fixed_point_handle(); // shared 32-bit integer adds of fixed-point weights
 const void* float_hist_no_atomics_handle();
@@ -86,10 +86,10 @@ const void* lock_spin_handle();        // acquire, add the warp's sum and count,
 const void* lock_free_handle();        // atomicAdd on each field, once per warp
 const void* lock_per_warp_handle();    // every warp its own lock and counter (conflict removed)
 
-// Threshold sweep: m independent FMAs per shared atomic; the atomic's address stride sets k.
+// Threshold sweep: m FMA steps per shared atomic; the atomic's address stride sets k.
 struct SweepArgs {
   int iterations;
-  int fmas_per_atomic;     // m
+  int fmas_per_atomic;     // m: steps of one dependent FMA chain
   int address_stride;      // 1: distinct banks (k = 1); 32: 32-way bank conflict (k = 32)
   int with_atomics;        // 0: the same loop without the atomic (ablation)
   float* sink;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <iterator>
 #include <map>
 #include <numeric>
@@ -18,7 +19,7 @@ namespace k = kernels;
 
 constexpr KernelChoice kHashKernels[] = {
     {"cas_probe", &k::hash_cas_probe_handle, 256},
-    {"warp_aggregated", &k::hash_warp_aggregated_handle, 256},
+    {"load_then_cas", &k::hash_load_then_cas_handle, 256},
     {"no_atomics", &k::hash_no_atomics_handle, 256},
 };
 
@@ -69,6 +70,9 @@ class FloatHistWorkload : public Workload {
  public:
   FloatHistWorkload(const std::vector<float>& values, std::uint32_t bins)
       : n_(values.size()), bins_(bins), sums_(bins, 0.0), fixed_(bins, 0ull) {
+    // A shared fixed-point word holds 2^20 weights: more than a block of a persistent grid
+    // (at least one block per SM, 132 SMs or more here) sees.
+    if (n_ > (std::size_t{1} << 20) * 132) throw std::invalid_argument("float histogram: too many values");
     for (float x : values) {
       const std::uint32_t b = std::min(static_cast<std::uint32_t>(x * bins), bins - 1u);
       sums_[b] += x;

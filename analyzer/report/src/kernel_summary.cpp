@@ -52,9 +52,9 @@ std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel
   const auto& a = k.analysis;
   if (s.time_at_stake_ns > 0) {
     const model::Finding* why = finding_of_best_what_if(k);
-    return fmt::format("{}: {}; {} ({}): {}; fix: {}, predicted {} faster, saving {}", s.name, time_share(s),
+    return fmt::format("{}: {}; {} ({}): {}; fix: {}, predicted {} faster, saving up to {}", s.name, time_share(s),
                        binding_words(a.binding_unit), enum_name(a.utilization_class),
-                       why ? why->title : "see its findings", k.best_what_if->change, speedup(k.best_what_if->speedup),
+                       why ? why->title : "see its findings", k.best_what_if->change, gain_interval(*k.best_what_if),
                        duration(s.time_at_stake_ns));
   }
   return fmt::format("{}: {}; {} ({}): no atomic change is predicted to pay, {}", s.name, time_share(s),

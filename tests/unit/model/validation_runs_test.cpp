@@ -3,7 +3,7 @@
 // point) with an ablation, the ground truth is "atomic-bound" when the ablation is >= 1.25x
 // faster; the model agrees when its class is severe or potential exactly then. For every fix, the
 // measured gain (baseline time / fix time, from the timings) is inside or outside the interval
-// of the baseline's what-if with the largest gain. expectations.json records the verdicts of the
+// of the baseline's what-if that names the fix's change (the timings' predicted_by). expectations.json records the verdicts of the
 // recorded runs: a model change that flips one fails here.
 #include <gtest/gtest.h>
 
@@ -37,11 +37,15 @@ std::map<std::string, KernelProfile> profiles_by_variant(const nlohmann::json& r
   return out;
 }
 
-const GainInterval* best_interval(const KernelAnalysis& a) {
+// The interval of the what-if that names the fix's change (the largest if several); none for a
+// fix the model has no what-if for (an empty word).
+const GainInterval* fix_interval(const KernelAnalysis& a, const std::string& word) {
   const GainInterval* best = nullptr;
+  if (word.empty()) return best;
   for (const Finding& f : a.findings)
     for (const WhatIf& w : f.what_ifs)
-      if (w.interval.evaluated && (!best || w.interval.high > best->high)) best = &w.interval;
+      if (w.interval.evaluated && w.change.find(word) != std::string::npos && (!best || w.interval.high > best->high))
+        best = &w.interval;
   return best;
 }
 
@@ -64,7 +68,7 @@ Verdict verdict(const nlohmann::json& timings, const std::string& variant, const
                          a.utilization_class == UtilizationClass::kPotential;
       out.agree = truth == bound;
     } else if (v.at("role") == "fix") {
-      const GainInterval* iv = best_interval(a);
+      const GainInterval* iv = fix_interval(a, v.value("predicted_by", ""));
       out.fix_inside = iv && iv->contains(t / other);
     }
   }

@@ -32,6 +32,9 @@ struct VariantSpec {
   VariantRole role = VariantRole::kBaseline;
   std::string description;
   std::string compared_with;  // fix: its baseline; ablation: the variant it ablates
+  // fix: a word of the model's what-if that describes this change ("privatize", "aggregate",
+  // "replicate", "native"); empty when the model has no what-if for it.
+  std::string predicted_by;
 };
 
 struct CaseSpec {
