@@ -103,5 +103,40 @@ TEST(ValidationRuns, VerdictsOfTheRecordedRunsHold) {
   EXPECT_GT(checked, 0);
 }
 
+ServiceTimeModel bundled_model() {
+  const auto table_path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
+  EXPECT_TRUE(table_path);
+  return ServiceTimeModel(calibration::load_service_table(*table_path));
+}
+
+KernelProfile hist_profile(const std::string& name) {
+  const std::string path = kDir + "/hist/" + name + ".json";
+  return kernel_profile_from_json(read_json(path).at("kernels").at(0).at("profile"), path);
+}
+
+// A u8 histogram near DRAM bandwidth, profiled live (atomq hist --analyze): the collector's
+// peak bandwidth makes the memory finding fire.
+TEST(ValidationRuns, LiveU8HistogramNearBandwidthRaisesTheMemoryFinding) {
+  const KernelProfile p = hist_profile("hist-u8-lane_replicated-uniform");
+  EXPECT_GT(p.device.dram_peak_bytes_per_s, 0.0) << "the profile carries the device's peak bandwidth";
+  const KernelAnalysis a = analyze(p, bundled_model());
+  const Finding* f = a.find(FindingKind::kHiddenMemoryBottleneck);
+  ASSERT_NE(f, nullptr);
+  for (const Evidence& e : f->evidence)
+    if (e.name == "dram_fraction_of_peak") EXPECT_GT(e.value, 0.6);
+}
+
+// rank_shared (one-value u8 input) against its lane-replicated fix, both timed by atomq hist:
+// the measured gain lies inside the interval of the replication / no-conflict what-ifs.
+TEST(ValidationRuns, RankSharedToLaneReplicatedInsideItsInterval) {
+  const KernelAnalysis a = analyze(hist_profile("hist-u8-rank_shared-single"), bundled_model());
+  const double base = read_json(kDir + "/hist/hist-u8-rank_shared-single.result.json").at("median_ms");
+  const double fixed = read_json(kDir + "/hist/hist-u8-rank_lane_replicated-single.result.json").at("median_ms");
+  const GainInterval* iv = fix_interval(a, "conflicts");
+  ASSERT_NE(iv, nullptr);
+  EXPECT_TRUE(iv->contains(base / fixed)) << base / fixed << " not in [" << iv->low << ", " << iv->high << "]";
+  EXPECT_LT(iv->low, iv->high);
+}
+
 }  // namespace
 }  // namespace atomq::model
