@@ -139,7 +139,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--markdown")
     ap.add_argument("--json")
-    ap.add_argument("--expectations", help="write the verdicts as tests/unit/model/fixtures/validation/expectations.json")
+    ap.add_argument("--expectations", help="write the verdicts as tests/fixtures/validation/expectations.json")
     ap.add_argument("--provenance", default="", help="provenance line for --expectations")
     a = ap.parse_args()
     rows, device = [], "-"

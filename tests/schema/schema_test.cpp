@@ -47,6 +47,18 @@ TEST(SchemaDocuments, ModelFixtureProfilesConform) {
   EXPECT_GE(profiles, 18);
 }
 
+// The validation suite's recorded runs (written by atomq validate and atomq hist --analyze).
+TEST(SchemaDocuments, ValidationRunsConform) {
+  int runs = 0;
+  for (const std::string& file : json_files(ATOMQ_VALIDATION_RUNS_DIR)) {
+    const json doc = load_json_file(file);
+    if (doc.value("format", "") != "atomq.analysis_run") continue;  // timings, expectations
+    EXPECT_TRUE(conforms("run_document", doc, file));
+    ++runs;
+  }
+  EXPECT_GE(runs, 15);
+}
+
 TEST(SchemaDocuments, BundledTablesConform) {
   int tables = 0;
   for (const std::string& file : json_files(ATOMQ_BUNDLED_TABLE_DIR)) {

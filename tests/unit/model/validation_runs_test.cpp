@@ -1,4 +1,4 @@
-// The validation suite's recorded H200 runs (fixtures/validation/, docs/validation.md),
+// The validation suite's recorded H200 runs (tests/fixtures/validation/, docs/validation.md),
 // evaluated again with this build's model and the bundled table. For every baseline (and sweep
 // point) with an ablation, the ground truth is "atomic-bound" when the ablation is >= 1.25x
 // faster; the model agrees when its class is severe or potential exactly then. For every fix, the
@@ -19,7 +19,7 @@ namespace atomq::model {
 namespace {
 
 constexpr double kAtomicBoundGain = 1.25;
-const std::string kDir = std::string(ATOMQ_MODEL_FIXTURE_DIR) + "/validation";
+const std::string kDir = ATOMQ_VALIDATION_RUNS_DIR;
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
