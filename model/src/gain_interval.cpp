@@ -96,6 +96,12 @@ bool is_l2(FindingKind k) {
 
 }  // namespace
 
+GainInterval shared_unit_interval(const KernelAnalysis& a, const KernelProfile& profile, const WhatIf& w,
+                                  const Rules& rules) {
+  return overlap_interval(w, kernel_time(profile), a.utilization.max, rules.overlap_saturation_tolerance,
+                          "shared atomic unit's");
+}
+
 void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, const Rules& rules) {
   const KernelTime t = kernel_time(profile);
   for (Finding& f : a.findings) {

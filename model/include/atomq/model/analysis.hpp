@@ -162,6 +162,11 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
 // The interval of every what-if of an evaluated analysis (what_if.cpp): called by analyze().
 void attach_gain_intervals(KernelAnalysis& analysis, const KernelProfile& profile, const Rules& rules);
 
+// The interval of a what-if of the shared unit made by predict() (attach_gain_intervals gives one
+// to every what-if of analyze()'s findings).
+GainInterval shared_unit_interval(const KernelAnalysis& analysis, const KernelProfile& profile, const WhatIf& w,
+                                  const Rules& rules = default_rules());
+
 // The model's prediction for a change of an evaluated kernel.
 WhatIf predict(const KernelAnalysis& analysis, const ServiceTimeModel& model,
                const ModelChange& change);
