@@ -48,6 +48,7 @@ py::dict what_if(const model::KernelProfile& profile, const Table& table, std::o
   if (!analysis.evaluated) throw std::invalid_argument(profile.kernel_name + ": the model could not evaluate it");
   model::ModelChange change{description, n, e, c, k, instruction_factor};
   const model::WhatIf w = model::predict(analysis, *table.model, change);
+  const model::GainInterval interval = model::shared_unit_interval(analysis, profile, w);
   py::dict d;
   d["change"] = w.change;
   d["n"] = w.queue_length;
@@ -58,6 +59,9 @@ py::dict what_if(const model::KernelProfile& profile, const Table& table, std::o
   d["predicted_utilization"] = w.predicted_utilization;
   d["predicted_time_ns"] = w.predicted_time_ns ? py::cast(*w.predicted_time_ns) : py::none();
   d["speedup"] = w.speedup;
+  // The gain as an interval: full overlap (low) to no overlap (high, = speedup); docs/model.md.
+  d["speedup_low"] = interval.evaluated ? py::cast(interval.low) : py::none();
+  d["speedup_high"] = interval.evaluated ? py::cast(interval.high) : py::none();
   d["outside_calibrated_range"] = w.outside_calibrated_range;
   return d;
 }

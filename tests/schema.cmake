@@ -30,7 +30,8 @@ target_compile_definitions(atomq_schema_unit_tests PRIVATE
   ATOMQ_SCHEMA_DIR="${ATOMQ_SCHEMA_DIR}"
   ATOMQ_BUNDLED_TABLE_DIR="${ATOMQ_BUNDLED_TABLE_DIR}"
   ATOMQ_RECORDED_RUNS_DIR="${PROJECT_SOURCE_DIR}/analyzer/report/recorded"
-  ATOMQ_MODEL_FIXTURE_DIR="${CMAKE_CURRENT_LIST_DIR}/unit/model/fixtures")
+  ATOMQ_MODEL_FIXTURE_DIR="${CMAKE_CURRENT_LIST_DIR}/unit/model/fixtures"
+  ATOMQ_VALIDATION_RUNS_DIR="${CMAKE_CURRENT_LIST_DIR}/fixtures/validation")
 gtest_discover_tests(atomq_schema_unit_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 
 add_test(NAME integration.schema_cli_documents

@@ -21,7 +21,7 @@ from target_graph import configure
 
 HOST_ONLY = ["atomq_common", "atomq_table", "atomq_model", "atomq_run_document", "atomq_report",
              "atomq_ncu_import"]
-CUDA_SIDE = re.compile(r"^(CUDA::.*|CUPTI::.*|atomq_cuda_common|atomq_microbench|atomq_histogram|"
+CUDA_SIDE = re.compile(r"^(CUDA::.*|CUPTI::.*|atomq_cuda_common|atomq_microbench|atomq_histogram|atomq_validation|"
                        r"atomq_collector|atomq_calibration|atomq_inject)$")
 # (library, forbidden dependency pattern, why)
 RULES = [(lib, CUDA_SIDE, "a host-only library must not link anything CUDA or CUPTI")

@@ -102,6 +102,19 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
   }
 }
 
+// The collector does not know the DRAM's peak bandwidth: it is taken from the device attributes
+// of the GPU with the profile's name (the memory floor and the hidden-memory rule need it).
+void fill_dram_peak(std::vector<model::KernelProfile>& profiles) {
+  std::map<std::string, double> peak_by_name;
+  for (int i = 0; i < device_count(); ++i) {
+    const DeviceInfo d = describe_device(i);
+    peak_by_name.emplace(d.name, d.dram_peak_bytes_per_s);
+  }
+  for (model::KernelProfile& p : profiles)
+    if (p.device.dram_peak_bytes_per_s <= 0 && peak_by_name.count(p.device.name))
+      p.device.dram_peak_bytes_per_s = peak_by_name[p.device.name];
+}
+
 }  // namespace
 
 int run_program(const AnalyzeArgs& a) {
@@ -119,6 +132,7 @@ int run_program(const AnalyzeArgs& a) {
   std::vector<analyzer::SassFunction> functions;
   const std::string binary = analyzer::resolve_program_path(a.program[0]);
   analyzer::fill_hints_from_binary(r.profiles, binary, &functions);
+  fill_dram_peak(r.profiles);
   const bool wants_instructions = a.instructions != "0" || !a.instruction_regex.empty();
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again
     r.info.warnings.push_back("no per-instruction runs: the program exited with code " + std::to_string(r.exit_code));

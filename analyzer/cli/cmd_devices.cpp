@@ -28,6 +28,7 @@ int run_devices() {
                d.shared_mem_per_sm / 1024, d.shared_mem_per_block_optin / 1024);
     fmt::print("  SM clock (max)       {} MHz\n", d.clock_khz / 1000);
     fmt::print("  memory clock         {} MHz\n", d.memory_clock_khz / 1000);
+    fmt::print("  DRAM peak            {:.0f} GB/s (memory clock x bus width x 2)\n", d.dram_peak_bytes_per_s / 1e9);
     fmt::print("  driver / runtime     {} (CUDA {}) / CUDA {}\n", nvidia_driver_release(),
                cuda_version_string(d.driver_version),
                cuda_version_string(d.runtime_version));

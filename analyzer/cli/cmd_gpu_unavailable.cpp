@@ -39,6 +39,10 @@ void add_hist_command(CLI::App& app, CommandRunner& selected) {
   add_unavailable(app, selected, "hist-bench", "benchmark the histogram family");
 }
 
+void add_validate_command(CLI::App& app, CommandRunner& selected) {
+  add_unavailable(app, selected, "validate", "run the validation suite");
+}
+
 int run_program(const AnalyzeArgs&) { return not_in_this_build("profiling a program (analyze -- PROGRAM)"); }
 
 }  // namespace atomq::cli

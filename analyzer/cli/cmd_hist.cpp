@@ -11,6 +11,7 @@
 #include "atomq/common/json_fields.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/common/atomic_file.hpp"
+#include "atomq/cuda/device_query.hpp"
 #include "atomq/histogram/histogram.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
@@ -142,8 +143,10 @@ int analyze_one_run(const HistOptions& o, const hg::HistCase& c, hg::HistogramRu
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   atomq::analyzer::fill_hints_from_binary(profiles, ec ? "" : self.string());
+  const double dram_peak = describe_device(o.device).dram_peak_bytes_per_s;
   for (auto& p : profiles) {
     p.useful_updates = static_cast<double>(c.n);
+    if (p.device.dram_peak_bytes_per_s <= 0) p.device.dram_peak_bytes_per_s = dram_peak;
     p.source_detail = fmt::format("atomq hist --variant {} --input {} --n {} --bins {} --type {}", o.variant,
                                   o.input, o.n, o.bins, o.type);
   }

@@ -41,6 +41,7 @@ void add_table_command(CLI::App& app, CommandRunner& selected);
 void add_metrics_command(CLI::App& app, CommandRunner& selected);
 void add_analyze_command(CLI::App& app, CommandRunner& selected);
 void add_hist_command(CLI::App& app, CommandRunner& selected);  // hist and hist-bench
+void add_validate_command(CLI::App& app, CommandRunner& selected);
 void add_report_command(CLI::App& app, CommandRunner& selected);
 void add_demo_command(CLI::App& app, CommandRunner& selected);
 

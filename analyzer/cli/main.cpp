@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
   add_metrics_command(app, selected);
   add_analyze_command(app, selected);
   add_hist_command(app, selected);
+  add_validate_command(app, selected);
   add_report_command(app, selected);
   add_demo_command(app, selected);
 

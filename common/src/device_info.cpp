@@ -53,4 +53,9 @@ std::string nvidia_driver_release() {
   return std::regex_search(tail, m, release) ? m[1].str() : "unknown";
 }
 
+double dram_peak_bytes_per_s(int memory_clock_khz, int bus_width_bits) {
+  if (memory_clock_khz <= 0 || bus_width_bits <= 0) return 0.0;
+  return 2.0 * memory_clock_khz * 1e3 * bus_width_bits / 8.0;
+}
+
 }  // namespace atomq

@@ -19,8 +19,21 @@ json num(const std::optional<double>& v) { return v ? num(*v) : json(nullptr); }
 
 json to_json(const Evidence& e) { return {{"name", e.name}, {"value", num(e.value)}, {"unit", e.unit}}; }
 
+json to_json(const GainInterval& g) {
+  if (!g.evaluated) return {{"evaluated", false}};
+  return {{"evaluated", true},
+          {"low", num(g.low)},
+          {"high", num(g.high)},
+          {"time_ns_at_low", num(g.time_ns_at_low)},
+          {"time_ns_at_high", num(g.time_ns_at_high)},
+          {"memory_floor_ns", num(g.memory_floor_ns)},
+          {"nonatomic_floor_fraction", num(g.nonatomic_floor_fraction)},
+          {"basis", g.basis}};
+}
+
 json to_json(const WhatIf& w) {
   return {{"change", w.change},
+          {"interval", to_json(w.interval)},
           {"queue_length", num(w.queue_length)},
           {"active_lanes", num(w.active_lanes)},
           {"cas_share", num(w.cas_share)},
@@ -181,6 +194,11 @@ std::string comparison_to_json(const KernelComparison& c) {
   doc["rows"] = rows;
   doc["more_atomic_bound"] = c.more_atomic_bound;
   doc["speedup_b_over_a"] = num(c.speedup_b_over_a);
+  if (c.predicted_gain)
+    doc["predicted_gain"] = {{"change", c.predicted_gain->change},
+                             {"interval", to_json(c.predicted_gain->interval)},
+                             {"measured", num(c.predicted_gain->measured)},
+                             {"inside", c.predicted_gain->inside}};
   json findings = json::array();
   for (const Finding& f : c.findings) findings.push_back(to_json(f));
   doc["findings"] = findings;

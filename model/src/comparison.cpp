@@ -64,6 +64,17 @@ void add_hidden_memory_bottleneck(KernelComparison& c, const KernelAnalysis& a,
   c.findings.push_back(std::move(f));
 }
 
+// The what-if of a with the largest gain (its interval evaluated) against the measured gain.
+std::optional<PredictedGain> predicted_gain(const KernelAnalysis& a, const std::optional<double>& measured) {
+  if (!measured) return std::nullopt;
+  const WhatIf* best = nullptr;
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs)
+      if (w.interval.evaluated && (!best || w.interval.high > best->interval.high)) best = &w;
+  if (!best) return std::nullopt;
+  return PredictedGain{best->change, best->interval, *measured, best->interval.contains(*measured)};
+}
+
 }  // namespace
 
 // U differences below this are the counters' run-to-run noise, not a change.
@@ -83,6 +94,7 @@ KernelComparison compare(const KernelAnalysis& a, const KernelAnalysis& b, const
     return c;
   }
   add_rows(c, a, b);
+  c.predicted_gain = predicted_gain(a, c.speedup_b_over_a);
 
   // Counter noise puts a saturated unit slightly above 100%, and U differs by a few percent
   // between runs of one kernel: neither makes one kernel "more bound" than another.

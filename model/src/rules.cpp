@@ -37,6 +37,7 @@ const std::map<std::string, double Rules::*>& rule_fields() {
       {"privatized_max_requests_per_block", &Rules::privatized_max_requests_per_block},
       {"l2_busy_cross_check_tolerance", &Rules::l2_busy_cross_check_tolerance},
       {"latency_bound_max_r_over_l", &Rules::latency_bound_max_r_over_l},
+      {"overlap_saturation_tolerance", &Rules::overlap_saturation_tolerance},
       {"imbalance_ratio", &Rules::imbalance_ratio},
       {"counter_sum_tolerance", &Rules::counter_sum_tolerance},
       {"wavefront_tolerance", &Rules::wavefront_tolerance},

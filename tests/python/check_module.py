@@ -35,6 +35,7 @@ w = atomq.what_if(conflict, table, k=1.0, description="no bank conflict")
 assert w["k"] == 1.0 and w["change"] == "no bank conflict", w
 assert w["predicted_utilization"] <= w["current_utilization"], w
 assert math.isfinite(w["speedup"]) and w["speedup"] >= 1.0, w
+assert w["speedup_low"] <= w["speedup_high"] and abs(w["speedup_high"] - w["speedup"]) < 1e-9 * w["speedup"], w
 
 # Records: one flat dict per kernel with plain values, as pandas.DataFrame takes them.
 records = atomq.read_run(str(run_path))

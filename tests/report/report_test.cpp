@@ -348,6 +348,23 @@ TEST(Report, HeadlinesOfTheModelsRecordedRunsRankByTimeAtStake) {
   EXPECT_NE(r.headlines.front().find("binds: the L2 atomic unit"), std::string::npos) << r.headlines.front();
 }
 
+// Launches of one kernel with different inputs: the slowest may have no what-if while a
+// shorter one has (the threshold sweep's points). The headline takes the launch with the most
+// at stake (it read the slowest launch's missing what-if before).
+TEST(Report, HeadlineOfAKernelWhoseSlowestLaunchHasNoWhatIf) {
+  ReportRequest request = recorded_request();
+  RunDocument run = load_run_document(recorded("hist/rank_shared-single.json"));
+  model::KernelProfile slow = run.profiles.at(0);
+  for (const char* c : {"gpu__time_duration.sum", "sm__cycles_active.sum", "sm__cycles_active.avg", "sm__cycles_active.max"})
+    slow.counters[c] *= 20;  // the same atomics over 20x the time: U near 5%, nothing to gain
+  run.profiles.push_back(slow);
+  request.runs = {run};
+  const Report r = build_report(request);
+  ASSERT_FALSE(r.headlines.empty());
+  EXPECT_NE(r.headlines.front().find("2 launches"), std::string::npos) << r.headlines.front();
+  EXPECT_NE(r.headlines.front().find("fix: "), std::string::npos) << r.headlines.front();
+}
+
 // A kernel may be named anything: "<!--<script>" in the HTML data block stopped every chart,
 // and backticks or HTML in Markdown ended code spans or passed through.
 TEST(Report, HostileKernelNamesStayInsideTheirText) {

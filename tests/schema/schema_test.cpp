@@ -47,6 +47,24 @@ TEST(SchemaDocuments, ModelFixtureProfilesConform) {
   EXPECT_GE(profiles, 18);
 }
 
+// The validation suite's recorded runs and timings (atomq validate, atomq hist --analyze).
+TEST(SchemaDocuments, ValidationRunsConform) {
+  int runs = 0, timings = 0;
+  for (const std::string& file : json_files(ATOMQ_VALIDATION_RUNS_DIR)) {
+    const json doc = load_json_file(file);
+    const std::string format = doc.value("format", "");
+    if (format == "atomq.validation_timings") {
+      EXPECT_TRUE(conforms("validation_timings", doc, file));
+      ++timings;
+    }
+    if (format != "atomq.analysis_run") continue;  // timings, expectations, hist results
+    EXPECT_TRUE(conforms("run_document", doc, file));
+    ++runs;
+  }
+  EXPECT_GE(runs, 15);
+  EXPECT_GE(timings, 14);  // one per case of the suite
+}
+
 TEST(SchemaDocuments, BundledTablesConform) {
   int tables = 0;
   for (const std::string& file : json_files(ATOMQ_BUNDLED_TABLE_DIR)) {

@@ -47,14 +47,23 @@ std::string time_share(const KernelSummary& s) {
   return text + ")";
 }
 
+// The launch whose best what-if saves the most: the slowest launch may have none (launches of
+// one kernel with different inputs).
+const ReportKernel& launch_with_most_at_stake(const KernelSummary& s, const std::vector<ReportKernel>& kernels) {
+  std::size_t best = s.slowest;
+  for (std::size_t i : s.launches)
+    if (stake_of(kernels[i]) > stake_of(kernels[best])) best = i;
+  return kernels[best];
+}
+
 std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel>& kernels) {
-  const ReportKernel& k = kernels[s.slowest];
+  const ReportKernel& k = s.time_at_stake_ns > 0 ? launch_with_most_at_stake(s, kernels) : kernels[s.slowest];
   const auto& a = k.analysis;
-  if (s.time_at_stake_ns > 0) {
+  if (s.time_at_stake_ns > 0 && k.best_what_if) {
     const model::Finding* why = finding_of_best_what_if(k);
-    return fmt::format("{}: {}; {} ({}): {}; fix: {}, predicted {} faster, saving {}", s.name, time_share(s),
+    return fmt::format("{}: {}; {} ({}): {}; fix: {}, predicted {} faster, saving up to {}", s.name, time_share(s),
                        binding_words(a.binding_unit), enum_name(a.utilization_class),
-                       why ? why->title : "see its findings", k.best_what_if->change, speedup(k.best_what_if->speedup),
+                       why ? why->title : "see its findings", k.best_what_if->change, gain_interval(*k.best_what_if),
                        duration(s.time_at_stake_ns));
   }
   return fmt::format("{}: {}; {} ({}): no atomic change is predicted to pay, {}", s.name, time_share(s),

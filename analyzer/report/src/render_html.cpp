@@ -115,20 +115,24 @@ void finding_block(std::string& h, const model::Finding& f) {
   if (!f.recommendation.empty()) h += "<p class=\"recommendation\">" + escape(f.recommendation) + "</p>\n";
   if (!f.what_ifs.empty()) {
     h += "<table>\n";
-    row(h, {"what if", "S (cycles)", "predicted U", "predicted time", "predicted gain", "in calibrated range"}, "th");
+    row(h, {"what if", "S (cycles)", "predicted U", "predicted time", "predicted gain (full to no overlap)",
+            "in calibrated range"}, "th");
     for (const auto& w : f.what_ifs)
       row(h, {escape(w.change), number(w.service_cycles), percent(w.predicted_utilization),
-              duration(w.predicted_time_ns), speedup(w.speedup), w.outside_calibrated_range ? "no" : "yes"});
+              duration(w.predicted_time_ns), gain_interval(w), w.outside_calibrated_range ? "no" : "yes"});
     h += "</table>\n";
   }
   bool any_basis = false;
-  for (const auto& w : f.what_ifs) any_basis |= !w.basis.empty();
+  for (const auto& w : f.what_ifs) any_basis |= !w.basis.empty() || w.interval.evaluated;
   if (!f.evidence.empty() || !f.details.empty() || any_basis) {
     h += "<details><summary>evidence</summary><ul>\n";
     for (const auto& e : f.evidence) h += "<li>" + escape(e.name) + ": " + escape(evidence_value(e)) + "</li>\n";
     for (const auto& d : f.details) h += "<li>" + escape(d) + "</li>\n";
     for (const auto& w : f.what_ifs)
       if (!w.basis.empty()) h += "<li>basis of &quot;" + escape(w.change) + "&quot;: " + escape(w.basis) + "</li>\n";
+    for (const auto& w : f.what_ifs)
+      if (w.interval.evaluated)
+        h += "<li>interval of &quot;" + escape(w.change) + "&quot;: " + escape(w.interval.basis) + "</li>\n";
     h += "</ul></details>\n";
   }
   h += "</div>\n";
@@ -265,6 +269,7 @@ std::string render_html(const Report& report) {
       if (c.duration_a_ns && c.duration_b_ns && *c.duration_b_ns > 0)
         h += " Measured kernel time: " + duration(c.duration_a_ns) + " (A) &rarr; " + duration(c.duration_b_ns) +
              " (B): " + b_against_a(*c.duration_a_ns, *c.duration_b_ns) + ".";
+      if (c.result.predicted_gain) h += " " + escape(predicted_against_measured(*c.result.predicted_gain));
       h += "</p>\n<div class=\"grid2\"><div><table>\n";
       row(h, {"quantity", "A: " + escape(c.label_a), "B: " + escape(c.label_b), "B / A"}, "th");
       bool any_ratio = false;

@@ -93,13 +93,16 @@ void finding_section(std::string& md, const model::Finding& f) {
   if (!f.details.empty()) md += "\n";
   if (!f.recommendation.empty()) md += "Recommendation: " + f.recommendation + "\n\n";
   if (!f.what_ifs.empty()) {
-    table_header(md, {"what if", "S (cycles)", "predicted U", "predicted time", "predicted gain", "in calibrated range"});
+    table_header(md, {"what if", "S (cycles)", "predicted U", "predicted time", "predicted gain (full to no overlap)",
+                      "in calibrated range"});
     for (const auto& w : f.what_ifs)
       table_row(md, {w.change, number(w.service_cycles), percent(w.predicted_utilization),
-                     duration(w.predicted_time_ns), speedup(w.speedup), w.outside_calibrated_range ? "no" : "yes"});
+                     duration(w.predicted_time_ns), gain_interval(w), w.outside_calibrated_range ? "no" : "yes"});
     md += "\n";
-    for (const auto& w : f.what_ifs)
+    for (const auto& w : f.what_ifs) {
       if (!w.basis.empty()) md += fmt::format("- basis of \"{}\": {}\n", w.change, w.basis);
+      if (w.interval.evaluated) md += fmt::format("- interval of \"{}\": {}\n", w.change, w.interval.basis);
+    }
     md += "\n";
   }
 }
@@ -167,6 +170,7 @@ void comparison_section(std::string& md, const ReportComparison& c) {
   if (c.duration_a_ns && c.duration_b_ns && *c.duration_b_ns > 0)
     md += fmt::format("Measured kernel time: {} (A) -> {} (B): {}.\n\n", duration(c.duration_a_ns),
                       duration(c.duration_b_ns), b_against_a(*c.duration_a_ns, *c.duration_b_ns));
+  if (c.result.predicted_gain) md += predicted_against_measured(*c.result.predicted_gain) + "\n\n";
   if (!comparison_rows(c).empty()) {
     table_header(md, {"quantity", "A: " + c.label_a, "B: " + c.label_b, "B / A"});
     for (const auto& r : comparison_rows(c))

@@ -41,7 +41,7 @@ std::string kernel_advice(const ReportKernel& k, const std::string& name) {
   const std::string advice = main_recommendation(k);
   if (!advice.empty()) out += "    -> " + advice + "\n";
   if (k.best_what_if)
-    out += fmt::format("    what-if: {}: predicted {} faster{}\n", k.best_what_if->change, speedup(k.best_what_if->speedup),
+    out += fmt::format("    what-if: {}: predicted {} faster{}\n", k.best_what_if->change, gain_interval(*k.best_what_if),
                        k.best_what_if->outside_calibrated_range ? " (outside the calibrated range)" : "");
   return out;
 }

@@ -59,6 +59,21 @@ std::string speedup(double factor) {
   return fmt::format("{:.2f}x", factor);
 }
 
+std::string gain_interval(const model::WhatIf& w) {
+  if (!w.interval.evaluated) return speedup(w.speedup);
+  if (std::fabs(w.interval.high - w.interval.low) <= 0.005 * w.interval.high) return speedup(w.interval.high);
+  return speedup(w.interval.low) + " to " + speedup(w.interval.high);
+}
+
+std::string predicted_against_measured(const model::PredictedGain& p) {
+  const std::string where = p.inside                          ? "inside the interval"
+                            : p.measured < p.interval.low     ? "below the interval"
+                                                              : "above the interval";
+  return fmt::format("Predicted for \"{}\" (A's what-if with the largest gain): {}; measured B over A: {}, {}.",
+                     p.change, speedup(p.interval.low) + " to " + speedup(p.interval.high), speedup(p.measured),
+                     where);
+}
+
 std::string b_against_a(double a_ns, double b_ns) {
   if (a_ns <= 0 || b_ns <= 0) return "-";
   // Kernel times vary by a few percent between runs: closer than that is no change.

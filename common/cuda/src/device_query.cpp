@@ -32,6 +32,9 @@ DeviceInfo describe_device(int ordinal) {
   d.shared_mem_per_block_optin = static_cast<long long>(prop.sharedMemPerBlockOptin);
   ATOMQ_CUDA(cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, ordinal));
   ATOMQ_CUDA(cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+  int bus_width_bits = 0;
+  ATOMQ_CUDA(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+  d.dram_peak_bytes_per_s = dram_peak_bytes_per_s(d.memory_clock_khz, bus_width_bits);
   ATOMQ_CUDA(cudaDriverGetVersion(&d.driver_version));
   ATOMQ_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
   return d;

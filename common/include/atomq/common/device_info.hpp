@@ -24,10 +24,14 @@ struct DeviceInfo {
   int driver_version = 0;         // CUDA driver API version, 13000 = 13.0
   int runtime_version = 0;        // CUDA runtime version
   double sm_clock_mhz = 0;        // measured under load or locked during a run; 0 = unknown
-  double dram_peak_bytes_per_s = 0;  // reachable DRAM bandwidth; 0 = unknown
+  double dram_peak_bytes_per_s = 0;  // DRAM peak bandwidth (attributes); 0 = unknown
 
   std::string compute_capability() const;  // "9.0"
 };
+
+// The DRAM's peak bandwidth from the device attributes: two transfers per memory clock (DDR)
+// over the bus width; 0 when either is unknown. A ceiling: reachable is lower (about 0.8x).
+double dram_peak_bytes_per_s(int memory_clock_khz, int bus_width_bits);
 
 // "9.0" -> major and minor; false when the text is not "<major>.<minor>".
 bool parse_compute_capability(const std::string& text, int& major, int& minor);

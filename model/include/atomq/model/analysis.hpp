@@ -69,6 +69,24 @@ struct ModelChange {
   double instruction_factor = 1.0;    // N multiplied by this (after the e scaling)
 };
 
+// The gain of a what-if as an interval, each end with its basis (docs/model.md, "What-if
+// intervals"). high: no overlap (every saved busy cycle of the unit comes off the kernel time: the
+// largest gain the change can give); low: full overlap (the unit's busy time ran under the rest
+// of the kernel, so only the part of the kernel time above the non-atomic floor shrinks). Both
+// are capped by the memory floor (DRAM bytes at the device's peak bandwidth).
+struct GainInterval {
+  bool evaluated = false;
+  double low = 1.0, high = 1.0;             // speedups, low <= high
+  std::optional<double> time_ns_at_low;     // predicted kernel time at each end
+  std::optional<double> time_ns_at_high;
+  std::optional<double> memory_floor_ns;    // DRAM bytes read / peak bandwidth
+  double nonatomic_floor_fraction = 0;      // the rest's share of the kernel time under full overlap
+  std::string basis;
+  bool contains(double measured_speedup) const {
+    return evaluated && measured_speedup >= low && measured_speedup <= high;
+  }
+};
+
 struct WhatIf {
   std::string change;
   double queue_length = 0, active_lanes = 0, cas_share = 0, wavefronts_per_instruction = 0;
@@ -80,6 +98,7 @@ struct WhatIf {
   double speedup = 1.0;                  // current / predicted time
   bool outside_calibrated_range = false;
   std::string basis;                     // how the prediction was made, in words (L2 what-ifs)
+  GainInterval interval;                 // speedup is interval.high where the interval is evaluated
 };
 
 struct Finding {
@@ -139,6 +158,14 @@ struct KernelAnalysis {
 // Never throws: bad input yields an "insufficient data" finding naming what is wrong.
 KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& model,
                        const Rules& rules = default_rules()) noexcept;
+
+// The interval of every what-if of an evaluated analysis (what_if.cpp): called by analyze().
+void attach_gain_intervals(KernelAnalysis& analysis, const KernelProfile& profile, const Rules& rules);
+
+// The interval of a what-if of the shared unit made by predict() (attach_gain_intervals gives one
+// to every what-if of analyze()'s findings).
+GainInterval shared_unit_interval(const KernelAnalysis& analysis, const KernelProfile& profile, const WhatIf& w,
+                                  const Rules& rules = default_rules());
 
 // The model's prediction for a change of an evaluated kernel.
 WhatIf predict(const KernelAnalysis& analysis, const ServiceTimeModel& model,

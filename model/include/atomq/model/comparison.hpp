@@ -18,6 +18,14 @@ struct ComparisonRow {
   std::optional<double> ratio;  // b / a, absent when a is 0
 };
 
+// A's what-if with the largest gain against the gain measured from a to b (b taken as the change).
+struct PredictedGain {
+  std::string change;
+  GainInterval interval;
+  double measured = 0;  // time a / time b
+  bool inside = false;  // measured within [interval.low, interval.high]
+};
+
 struct KernelComparison {
   std::string kernel_a, kernel_b;
   UtilizationClass class_a = UtilizationClass::kInsufficientData;
@@ -26,6 +34,7 @@ struct KernelComparison {
   // "a", "b", "equal", or "unknown" when either could not be evaluated.
   std::string more_atomic_bound;
   std::optional<double> speedup_b_over_a;  // time a / time b
+  std::optional<PredictedGain> predicted_gain;  // when a has a what-if and both have a duration
   std::vector<Finding> findings;           // e.g. a hidden memory bottleneck from a to b
   std::string summary;                     // one plain sentence
 };

@@ -65,6 +65,12 @@ struct Rules {
   // Latency-bound: response time R = n / X within this factor of the unloaded latency.
   double latency_bound_max_r_over_l = 2.0;
 
+  // What-if intervals, full-overlap end: a unit whose U (busiest SM) is this far below 1 or more
+  // left time that only the rest of the kernel can have used, so under full overlap the rest
+  // took the whole kernel; between, its share falls linearly to the counters' floors at U = 1.
+  // 0.05: the calibrated S predicts pure-atomic kernels' time within 1-5% (docs/model.md).
+  double overlap_saturation_tolerance = 0.05;
+
   // Imbalance across SMs worth a note: U_max / U_mean at or above this.
   double imbalance_ratio = 1.25;
 

@@ -1,0 +1,170 @@
+// atomq validate: runs a validation case's variants (baseline, fix, ablation or sweep points),
+// checks each against the CPU reference, times it, profiles one more run of each in-process and
+// writes the run document and the timings (docs/validation.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/analyzer/sass_hints.hpp"
+#include "atomq/common/atomic_file.hpp"
+#include "atomq/common/json_fields.hpp"
+#include "atomq/cuda/device_query.hpp"
+#include "atomq/validation/validation.hpp"
+#include "commands.hpp"
+#include "run_report.hpp"
+
+namespace atomq::cli {
+
+namespace {
+
+namespace va = atomq::validation;
+
+struct ValidateOptions {
+  bool list = false;
+  std::string case_name;
+  std::vector<std::string> variants;  // empty: all of the case's
+  int runs = 11;
+  int device = 0;
+  bool analyze = true;
+  std::string output;   // run document; default atomq-validate-CASE.json
+  std::string timings;  // default atomq-validate-CASE.timings.json
+  std::string table;
+};
+
+struct VariantResult {
+  const va::VariantSpec* spec = nullptr;
+  va::VariantCheck check;
+  va::VariantTiming timing;
+};
+
+int list_cases() {
+  for (const va::CaseSpec& c : va::cases()) {
+    fmt::print("{}: {}\n  input: {}\n", c.name, c.workload, c.input);
+    for (const va::VariantSpec& v : c.variants)
+      fmt::print("  {:<22} {:<11} {}{}\n", v.name, enum_name(v.role), v.description,
+                 v.compared_with.empty() ? "" : " (against " + v.compared_with + ")");
+  }
+  return kExitOk;
+}
+
+std::vector<const va::VariantSpec*> selected_variants(const va::CaseSpec& c, const std::vector<std::string>& names) {
+  std::vector<const va::VariantSpec*> out;
+  if (names.empty())
+    for (const va::VariantSpec& v : c.variants) out.push_back(&v);
+  for (const std::string& n : names) {
+    const va::VariantSpec* v = c.find(n);
+    if (!v) throw UsageError("--variant: case " + c.name + " has no variant '" + n + "' (atomq validate --list)");
+    out.push_back(v);
+  }
+  return out;
+}
+
+nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, const std::vector<VariantResult>& results) {
+  nlohmann::json variants = nlohmann::json::array();
+  for (const VariantResult& r : results)
+    variants.push_back({{"name", r.spec->name},
+                        {"role", enum_name(r.spec->role)},
+                        {"compared_with", r.spec->compared_with},
+                        {"predicted_by", r.spec->predicted_by},
+                        {"description", r.spec->description},
+                        {"checked", r.check.checked},
+                        {"exact", r.check.exact},
+                        {"check", r.check.detail},
+                        {"runs", r.timing.runs},
+                        {"median_ms", r.timing.median_ms},
+                        {"min_ms", r.timing.min_ms},
+                        {"max_ms", r.timing.max_ms}});
+  return {{"format", "atomq.validation_timings"}, {"version", 1},
+          {"case", c.name}, {"workload", c.workload}, {"input", c.input},
+          {"device", device.name}, {"dram_peak_bytes_per_s", device.dram_peak_bytes_per_s},
+          {"variants", variants}};
+}
+
+// One more run of every variant, profiled in-process: one profile per variant, in order.
+int analyze_variants(const ValidateOptions& o, va::CaseRunner& runner, const DeviceInfo& device,
+                     const std::vector<VariantResult>& results) {
+  run::RunInfo info;
+  std::vector<model::KernelProfile> profiles = analyzer::profile_launches(
+      [&] {
+        for (const VariantResult& r : results) runner.run(r.spec->name);
+      },
+      {}, &info.launches);
+  // Only the suite's kernels (a memset the runtime might run as a kernel is not a variant).
+  profiles.erase(std::remove_if(profiles.begin(), profiles.end(),
+                                [](const model::KernelProfile& p) {
+                                  return p.kernel_name.find("validation::kernels") == std::string::npos;
+                                }),
+                 profiles.end());
+  if (profiles.size() != results.size()) {
+    fmt::print(stderr, "atomq: {} profiles for {} variants: cannot tell which is which\n", profiles.size(),
+               results.size());
+    return kExitError;
+  }
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  analyzer::fill_hints_from_binary(profiles, ec ? "" : self.string());
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    model::KernelProfile& p = profiles[i];
+    if (runner.useful_updates() > 0 && results[i].spec->role != va::VariantRole::kAblation)
+      p.useful_updates = runner.useful_updates();
+    if (p.device.dram_peak_bytes_per_s <= 0) p.device.dram_peak_bytes_per_s = device.dram_peak_bytes_per_s;
+    p.source_detail = fmt::format("atomq validate --case {} --variant {}", o.case_name, results[i].spec->name);
+  }
+  info.command = fmt::format("atomq validate --case {}", o.case_name);
+  info.source = "in_process";
+  fmt::print("\n");
+  return write_and_print_run(o.output, o.table, info, profiles);
+}
+
+int run_validate(ValidateOptions o) {
+  if (o.list) return list_cases();
+  if (o.case_name.empty()) throw UsageError("validate: give --case NAME or --list");
+  if (o.output.empty()) o.output = "atomq-validate-" + o.case_name + ".json";
+  if (o.timings.empty()) o.timings = "atomq-validate-" + o.case_name + ".timings.json";
+  const va::CaseSpec* c = va::find_case(o.case_name);
+  if (!c) throw UsageError("--case: unknown case '" + o.case_name + "' (atomq validate --list)");
+  const std::vector<const va::VariantSpec*> variants = selected_variants(*c, o.variants);
+  const DeviceInfo device = describe_device(o.device);
+  va::CaseRunner runner(*c, o.device);
+  fmt::print("{}: {}\n  input: {}\n", c->name, c->workload, c->input);
+  std::vector<VariantResult> results;
+  bool all_exact = true;
+  for (const va::VariantSpec* v : variants) {
+    VariantResult r{v, runner.check(v->name), runner.time(v->name, o.runs)};
+    all_exact = all_exact && (!r.check.checked || r.check.exact);
+    fmt::print("  {:<22} {:<11} {:>10.4f} ms median of {} ({})\n", v->name, enum_name(v->role), r.timing.median_ms,
+               r.timing.runs, r.check.checked ? (r.check.exact ? "exact" : "WRONG: " + r.check.detail) : "not checked");
+    results.push_back(r);
+  }
+  write_file_atomically(o.timings, json_text(timings_json(*c, device, results), 2) + "\n");
+  fmt::print("wrote {}\n", o.timings);
+  if (!all_exact) return kExitError;
+  const int rc = o.analyze ? analyze_variants(o, runner, device, results) : kExitOk;
+  std::fflush(stdout);  // what was printed survives a crash in the driver's teardown
+  return rc;
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, CommandRunner& selected) {
+  auto opts = std::make_shared<ValidateOptions>();
+  auto* sub = app.add_subcommand("validate", "run a validation case: baseline, fix, ablation; check, time, profile");
+  sub->add_flag("--list", opts->list, "list the cases and their variants (no GPU needed)");
+  sub->add_option("--case", opts->case_name, "the case to run");
+  sub->add_option("--variant", opts->variants, "run only these variants (repeatable)");
+  sub->add_option("--runs", opts->runs, "timed runs per variant")->capture_default_str();
+  sub->add_option("--device", opts->device, "CUDA device ordinal")->capture_default_str();
+  sub->add_flag("!--no-analyze", opts->analyze, "time only: no in-process profile");
+  sub->add_option("-o,--output", opts->output, "run document (default atomq-validate-CASE.json)");
+  sub->add_option("--timings", opts->timings, "timings JSON (default atomq-validate-CASE.timings.json)");
+  sub->add_option("--table", opts->table, "service-time table (default: for the GPU's chip)");
+  sub->callback([&selected, opts] { selected = [opts] { return run_validate(*opts); }; });
+}
+
+}  // namespace atomq::cli

@@ -1,0 +1,119 @@
+// What-if intervals (docs/model.md, "What-if intervals"): every what-if's predicted gain as an
+// interval between full overlap (low) and no overlap (high), with the memory floor as a cap.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/metric_names.hpp"
+
+namespace atomq::model {
+
+namespace {
+
+struct KernelTime {
+  double duration_ns = 0;
+  std::optional<double> memory_floor_ns;
+};
+
+KernelTime kernel_time(const KernelProfile& p) {
+  KernelTime t;
+  const auto duration = p.counter(metric::kDurationNs);
+  if (duration && std::isfinite(*duration)) t.duration_ns = *duration;
+  const auto bytes = p.counter(metric::kDramBytesRead);
+  if (bytes && std::isfinite(*bytes) && *bytes >= 0 && p.device.dram_peak_bytes_per_s > 0)
+    t.memory_floor_ns = *bytes / p.device.dram_peak_bytes_per_s * 1e9;
+  return t;
+}
+
+// Under full overlap the kernel time is max(busy, rest). A unit busy less than the whole time
+// means the rest ran the whole time; within the tolerance of U = 1 the rest's share falls to 0
+// (then only the memory floor bounds it).
+double rest_share_under_full_overlap(double u, double tolerance) {
+  if (tolerance <= 0) return u >= 1.0 ? 0.0 : 1.0;
+  return std::clamp((1.0 - u) / tolerance, 0.0, 1.0);
+}
+
+// `u`: the binding unit's utilization on the busiest SM (or the hottest slice), so u x T is the
+// busy time the what-if's saving came from.
+GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, double tolerance,
+                              const std::string& unit) {
+  GainInterval g;
+  if (!(t.duration_ns > 0) || !w.predicted_time_ns || !(*w.predicted_time_ns > 0)) return g;
+  const double T = t.duration_ns;
+  const double no_overlap = *w.predicted_time_ns;
+  const double busy = std::clamp(u, 0.0, 1.0) * T;
+  const double busy_after = std::max(0.0, busy - (T - no_overlap));
+  const double rest_share = rest_share_under_full_overlap(u, tolerance);
+  const double rest = std::max(t.memory_floor_ns.value_or(0.0), rest_share * T);
+  const double full_overlap = std::max({no_overlap, busy_after, rest});
+  g.evaluated = true;
+  g.high = T / no_overlap;
+  g.low = T / full_overlap;
+  g.time_ns_at_high = no_overlap;
+  g.time_ns_at_low = full_overlap;
+  g.memory_floor_ns = t.memory_floor_ns;
+  g.nonatomic_floor_fraction = rest / T;
+  g.basis = fmt::format(
+      "high (no overlap): the {} busy time saved comes off the kernel time; low (full overlap): the "
+      "rest of the kernel ran under the {} busy time (U {:.1f}%) and takes {:.0f}% of the kernel time",
+      unit, unit, 100.0 * u, 100.0 * rest / T);
+  if (t.memory_floor_ns)
+    g.basis += fmt::format("; memory floor {:.4g} us (DRAM bytes at the peak bandwidth)", *t.memory_floor_ns / 1e3);
+  return g;
+}
+
+// A CAS loop's fix: its what-ifs are the finding's best and worst case; each gets their span.
+void cas_retry_intervals(Finding& f) {
+  double low = 0, high = 0;
+  bool any = false;
+  for (const WhatIf& w : f.what_ifs) {
+    if (!(w.speedup > 0) || !std::isfinite(w.speedup)) continue;
+    low = any ? std::min(low, w.speedup) : w.speedup;
+    high = any ? std::max(high, w.speedup) : w.speedup;
+    any = true;
+  }
+  if (!any) return;
+  for (WhatIf& w : f.what_ifs) {
+    GainInterval& g = w.interval;
+    g.evaluated = true;
+    g.low = low;
+    g.high = high;
+    if (w.predicted_time_ns && w.speedup > 0) {
+      const double T = *w.predicted_time_ns * w.speedup;
+      g.time_ns_at_low = T / low;
+      g.time_ns_at_high = T / high;
+    }
+    g.basis = "between the CAS loop's worst case (time proportional to instructions) and its best case "
+              "(the rest issued at 4 warp instructions per SM-cycle)";
+  }
+}
+
+bool is_l2(FindingKind k) {
+  return k == FindingKind::kL2HotAddress || k == FindingKind::kL2HotSlice || k == FindingKind::kL2Throughput;
+}
+
+}  // namespace
+
+GainInterval shared_unit_interval(const KernelAnalysis& a, const KernelProfile& profile, const WhatIf& w,
+                                  const Rules& rules) {
+  return overlap_interval(w, kernel_time(profile), a.utilization.max, rules.overlap_saturation_tolerance,
+                          "shared atomic unit's");
+}
+
+void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, const Rules& rules) {
+  const KernelTime t = kernel_time(profile);
+  for (Finding& f : a.findings) {
+    if (f.kind == FindingKind::kCasRetry) {
+      cas_retry_intervals(f);
+      continue;
+    }
+    const bool l2 = is_l2(f.kind);
+    const double u = l2 ? a.l2.utilization : a.utilization.max;
+    const std::string unit = l2 ? "hottest L2 slice's" : "shared atomic unit's";
+    for (WhatIf& w : f.what_ifs) w.interval = overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit);
+  }
+}
+
+}  // namespace atomq::model

@@ -1,0 +1,142 @@
+// The validation suite's recorded H200 runs (tests/fixtures/validation/, docs/validation.md),
+// evaluated again with this build's model and the bundled table. For every baseline (and sweep
+// point) with an ablation, the ground truth is "atomic-bound" when the ablation is >= 1.25x
+// faster; the model agrees when its class is severe or potential exactly then. For every fix, the
+// measured gain (baseline time / fix time, from the timings) is inside or outside the interval
+// of the baseline's what-if that names the fix's change (the timings' predicted_by). expectations.json records the verdicts of the
+// recorded runs: a model change that flips one fails here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/table_selection.hpp"
+
+namespace atomq::model {
+namespace {
+
+constexpr double kAtomicBoundGain = 1.25;
+const std::string kDir = ATOMQ_VALIDATION_RUNS_DIR;
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// variant -> profile, from the run document's source details ("... --variant NAME").
+std::map<std::string, KernelProfile> profiles_by_variant(const nlohmann::json& run, const std::string& path) {
+  std::map<std::string, KernelProfile> out;
+  for (const auto& k : run.at("kernels")) {
+    KernelProfile p = kernel_profile_from_json(k.at("profile"), path);
+    const auto at = p.source_detail.rfind("--variant ");
+    if (at != std::string::npos) out[p.source_detail.substr(at + 10)] = p;
+  }
+  return out;
+}
+
+// The interval of the what-if that names the fix's change (the largest if several); none for a
+// fix the model has no what-if for (an empty word).
+const GainInterval* fix_interval(const KernelAnalysis& a, const std::string& word) {
+  const GainInterval* best = nullptr;
+  if (word.empty()) return best;
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs)
+      if (w.interval.evaluated && w.change.find(word) != std::string::npos && (!best || w.interval.high > best->high))
+        best = &w.interval;
+  return best;
+}
+
+struct Verdict {
+  bool agree = false;
+  std::optional<bool> fix_inside;
+};
+
+Verdict verdict(const nlohmann::json& timings, const std::string& variant, const KernelAnalysis& a) {
+  std::map<std::string, const nlohmann::json*> by_name;
+  for (const auto& v : timings.at("variants")) by_name[v.at("name").get<std::string>()] = &v;
+  const double t = by_name.at(variant)->at("median_ms").get<double>();
+  Verdict out;
+  for (const auto& v : timings.at("variants")) {
+    if (v.at("compared_with") != variant) continue;
+    const double other = v.at("median_ms").get<double>();
+    if (v.at("role") == "ablation") {
+      const bool truth = t / other >= kAtomicBoundGain;
+      const bool bound = a.utilization_class == UtilizationClass::kSevere ||
+                         a.utilization_class == UtilizationClass::kPotential;
+      out.agree = truth == bound;
+    } else if (v.at("role") == "fix") {
+      const GainInterval* iv = fix_interval(a, v.value("predicted_by", ""));
+      out.fix_inside = iv && iv->contains(t / other);
+    }
+  }
+  return out;
+}
+
+TEST(ValidationRuns, VerdictsOfTheRecordedRunsHold) {
+  if (!std::filesystem::exists(kDir + "/expectations.json")) GTEST_SKIP() << "no recorded validation runs";
+  const auto table_path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
+  ASSERT_TRUE(table_path);
+  const ServiceTimeModel model(calibration::load_service_table(*table_path));
+  const nlohmann::json expectations = read_json(kDir + "/expectations.json");
+  ASSERT_TRUE(expectations.contains("provenance"));
+  int checked = 0;
+  for (const auto& [case_name, variants] : expectations.at("cases").items()) {
+    SCOPED_TRACE(case_name);
+    const std::string run_path = kDir + "/" + case_name + ".json";
+    const auto profiles = profiles_by_variant(read_json(run_path), run_path);
+    const nlohmann::json timings = read_json(kDir + "/" + case_name + ".timings.json");
+    for (const auto& [variant, expected] : variants.items()) {
+      SCOPED_TRACE(variant);
+      ASSERT_TRUE(profiles.count(variant)) << "no profile of " << variant;
+      const Verdict v = verdict(timings, variant, analyze(profiles.at(variant), model));
+      EXPECT_EQ(v.agree, expected.at("agree").get<bool>());
+      if (expected.contains("fix_inside")) {
+        ASSERT_TRUE(v.fix_inside.has_value());
+        EXPECT_EQ(*v.fix_inside, expected.at("fix_inside").get<bool>());
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+ServiceTimeModel bundled_model() {
+  const auto table_path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
+  EXPECT_TRUE(table_path);
+  return ServiceTimeModel(calibration::load_service_table(*table_path));
+}
+
+KernelProfile hist_profile(const std::string& name) {
+  const std::string path = kDir + "/hist/" + name + ".json";
+  return kernel_profile_from_json(read_json(path).at("kernels").at(0).at("profile"), path);
+}
+
+// A u8 histogram near DRAM bandwidth, profiled live (atomq hist --analyze): the collector's
+// peak bandwidth makes the memory finding fire.
+TEST(ValidationRuns, LiveU8HistogramNearBandwidthRaisesTheMemoryFinding) {
+  const KernelProfile p = hist_profile("hist-u8-lane_replicated-uniform");
+  EXPECT_GT(p.device.dram_peak_bytes_per_s, 0.0) << "the profile carries the device's peak bandwidth";
+  const KernelAnalysis a = analyze(p, bundled_model());
+  const Finding* f = a.find(FindingKind::kHiddenMemoryBottleneck);
+  ASSERT_NE(f, nullptr);
+  for (const Evidence& e : f->evidence)
+    if (e.name == "dram_fraction_of_peak") EXPECT_GT(e.value, 0.6);
+}
+
+// rank_shared (one-value u8 input) against its lane-replicated fix, both timed by atomq hist:
+// the measured gain lies inside the interval of the replication / no-conflict what-ifs.
+TEST(ValidationRuns, RankSharedToLaneReplicatedInsideItsInterval) {
+  const KernelAnalysis a = analyze(hist_profile("hist-u8-rank_shared-single"), bundled_model());
+  const double base = read_json(kDir + "/hist/hist-u8-rank_shared-single.result.json").at("median_ms");
+  const double fixed = read_json(kDir + "/hist/hist-u8-rank_lane_replicated-single.result.json").at("median_ms");
+  const GainInterval* iv = fix_interval(a, "conflicts");
+  ASSERT_NE(iv, nullptr);
+  EXPECT_TRUE(iv->contains(base / fixed)) << base / fixed << " not in [" << iv->low << ", " << iv->high << "]";
+  EXPECT_LT(iv->low, iv->high);
+}
+
+}  // namespace
+}  // namespace atomq::model

@@ -1,0 +1,71 @@
+// The validation suite's table and its input generators (host code only: no GPU needed).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "atomq/validation/validation.hpp"
+#include "inputs.hpp"
+
+namespace atomq::validation {
+namespace {
+
+TEST(ValidationCases, EveryVariantComparesWithAVariantOfItsCase) {
+  ASSERT_FALSE(cases().empty());
+  std::set<std::string> names;
+  for (const CaseSpec& c : cases()) {
+    SCOPED_TRACE(c.name);
+    EXPECT_TRUE(names.insert(c.name).second) << "case named twice";
+    EXPECT_EQ(find_case(c.name), &c);
+    int ablations = 0;
+    for (const VariantSpec& v : c.variants) {
+      if (v.role == VariantRole::kAblation) ++ablations;
+      if (v.role == VariantRole::kFix || v.role == VariantRole::kAblation) {
+        const VariantSpec* other = c.find(v.compared_with);
+        ASSERT_NE(other, nullptr) << v.name << " compares with a missing " << v.compared_with;
+        EXPECT_TRUE(other->role == VariantRole::kBaseline || other->role == VariantRole::kSweepPoint) << v.name;
+      } else {
+        EXPECT_TRUE(v.compared_with.empty()) << v.name;
+      }
+      if (v.role != VariantRole::kFix) EXPECT_TRUE(v.predicted_by.empty()) << v.name;
+    }
+    EXPECT_GT(ablations, 0) << "every case has its ground truth";
+  }
+  EXPECT_EQ(find_case("no such case"), nullptr);
+}
+
+TEST(ValidationInputs, SameSeedSameInputOtherSeedOtherInput) {
+  EXPECT_EQ(power_law_ids(10000, 1u << 12, 4.0, true, 5), power_law_ids(10000, 1u << 12, 4.0, true, 5));
+  EXPECT_NE(power_law_ids(10000, 1u << 12, 4.0, true, 5), power_law_ids(10000, 1u << 12, 4.0, true, 6));
+  EXPECT_EQ(clustered_values(1000, 0.5, 0.02, 3), clustered_values(1000, 0.5, 0.02, 3));
+}
+
+TEST(ValidationInputs, PowerLawPutsItsShareOnTheFirstId) {
+  // floor(V u^4) = 0 when u < V^(-1/4): for V = 4096 that is 1/8 of the draws.
+  const auto ids = power_law_ids(200000, 4096, 4.0, false, 11);
+  const double share = static_cast<double>(std::count(ids.begin(), ids.end(), 0u)) / ids.size();
+  EXPECT_NEAR(share, 0.125, 0.01);
+  EXPECT_LT(*std::max_element(ids.begin(), ids.end()), 4096u);
+}
+
+TEST(ValidationInputs, HashStreamHoldsEveryDistinctKeyAndNeverTheEmptyMarker) {
+  const auto keys = hash_insert_stream(5000, 4.0, 2);
+  EXPECT_EQ(keys.size(), 10000u);
+  const std::set<std::uint32_t> distinct(keys.begin(), keys.end());
+  EXPECT_EQ(distinct.size(), 5000u);
+  EXPECT_EQ(distinct.count(0xFFFFFFFFu), 0u);
+}
+
+TEST(ValidationInputs, ParticlesStayInTheUnitSquare) {
+  for (int clusters : {0, 6}) {
+    for (const Position& p : particle_positions(20000, clusters, 0.01, 4)) {
+      ASSERT_GE(p.x, 0.0f);
+      ASSERT_LT(p.x, 1.0f);
+      ASSERT_GE(p.y, 0.0f);
+      ASSERT_LT(p.y, 1.0f);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace atomq::validation

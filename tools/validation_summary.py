@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Summarizes a validation run (tools/validation_run.sh OUT): per case the baseline's class, the
+ground truth from the ablation (atomic-bound when removing the atomics or the conflict pays
+>= 1.25x), the predicted gain interval of the baseline's what-if that names the fix's change
+(the timings' predicted_by) against the fix's measured gain, and the predicted against the measured time of atomic-bound kernels.
+
+usage: validation_summary.py OUT [--markdown FILE] [--json FILE] [--expectations FILE --provenance TEXT]
+Reads OUT/CASE.json (run document) and OUT/CASE.timings.json for every case found in OUT.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+
+ATOMIC_BOUND_GAIN = 1.25
+BOUND_CLASSES = ("severe", "potential")
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def kernel_entries(run):
+    """variant name -> (profile, analysis), from each profile's source detail."""
+    out = {}
+    for k in run["kernels"]:
+        detail = k["profile"]["source"]["detail"]
+        variant = detail.split("--variant ")[-1].strip()
+        out[variant] = (k["profile"], k.get("analysis", {}))
+    return out
+
+
+def best_interval(analysis, word=None):
+    """The what-if with the largest gain; with `word`, among those whose change names it."""
+    best = None
+    for f in analysis.get("findings", []):
+        for w in f.get("what_ifs", []):
+            iv = w.get("interval") or {}
+            if word is not None and (not word or word not in w["change"]):
+                continue
+            if iv.get("evaluated") and (best is None or iv["high"] > best[1]["high"]):
+                best = (w["change"], iv)
+    return best
+
+
+def predicted_bound_time_ns(analysis):
+    if analysis.get("binding_unit") == "l2_atomic_unit":
+        return (analysis.get("l2") or {}).get("atomic_bound_time_ns")
+    return (analysis.get("utilization") or {}).get("atomic_bound_time_ns")
+
+
+def case_rows(timings, run):
+    ms = {v["name"]: v for v in timings["variants"]}
+    kernels = kernel_entries(run) if run else {}
+    rows = []
+    for v in timings["variants"]:
+        if v["role"] not in ("baseline", "sweep_point"):
+            continue
+        name = v["name"]
+        row = {"case": timings["case"], "variant": name, "time_ms": v["median_ms"], "exact": v["exact"]}
+        ablation = next((a for a in timings["variants"] if a["role"] == "ablation" and a["compared_with"] == name), None)
+        fix = next((f for f in timings["variants"] if f["role"] == "fix" and f["compared_with"] == name), None)
+        if ablation and ablation["median_ms"] > 0:
+            row["ablation"] = ablation["name"]
+            row["ablation_gain"] = v["median_ms"] / ablation["median_ms"]
+            row["ground_truth_bound"] = row["ablation_gain"] >= ATOMIC_BOUND_GAIN
+        if fix and fix["median_ms"] > 0:
+            row["fix"] = fix["name"]
+            row["fix_gain"] = v["median_ms"] / fix["median_ms"]
+            row["fix_exact"] = fix["exact"]
+        profile, analysis = kernels.get(name, (None, {}))
+        if analysis:
+            row["class"] = analysis.get("class")
+            row["binding_unit"] = analysis.get("binding_unit")
+            row["u_shared"] = (analysis.get("utilization") or {}).get("mean")
+            row["u_l2"] = (analysis.get("l2") or {}).get("utilization")
+            row["model_bound"] = row["class"] in BOUND_CLASSES
+            # The fix's own what-if (the one naming its change); without a fix, the best one.
+            best = best_interval(analysis, fix.get("predicted_by", "") if fix else None)
+            if best:
+                row["what_if"], iv = best
+                row["interval"] = [iv["low"], iv["high"]]
+            if "fix_gain" in row:  # a fix the model has no what-if for counts as a miss
+                row["fix_inside"] = bool(best) and best[1]["low"] <= row["fix_gain"] <= best[1]["high"]
+            t_pred = predicted_bound_time_ns(analysis)
+            t_meas = (analysis.get("inputs") or {}).get("duration_ns") or profile["counters"].get("gpu__time_duration.sum")
+            if t_pred and t_meas:
+                row["predicted_time_ns"], row["measured_time_ns"] = t_pred, t_meas
+        rows.append(row)
+    return rows
+
+
+def fmt_gain(x):
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def markdown(rows, device):
+    lines = [f"Device: {device}", "",
+             "| case | variant | time (ms) | class (model) | U shared / L2 | ablation gain | atomic-bound (truth) | agree | fix | fix gain | predicted interval | inside |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        agree = "-" if "ground_truth_bound" not in r or "model_bound" not in r else (
+            "yes" if r["ground_truth_bound"] == r["model_bound"] else "NO")
+        iv = r.get("interval")
+        us = r.get("u_shared")
+        ul = r.get("u_l2")
+        lines.append("| {} | {} | {:.4f} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            r["case"], r["variant"], r["time_ms"], r.get("class", "-"),
+            "-" if us is None else f"{100 * us:.0f}%", "-" if ul is None else f"{100 * ul:.0f}%",
+            fmt_gain(r.get("ablation_gain")), {True: "yes", False: "no"}.get(r.get("ground_truth_bound"), "-"), agree,
+            r.get("fix", "-"), fmt_gain(r.get("fix_gain")),
+            "-" if not iv else f"{iv[0]:.2f}x to {iv[1]:.2f}x ({r['what_if']})",
+            {True: "yes", False: "NO"}.get(r.get("fix_inside"), "-")))
+    return "\n".join(lines) + "\n"
+
+
+def summary_lines(rows):
+    judged = [r for r in rows if "ground_truth_bound" in r and "model_bound" in r]
+    agree = sum(r["ground_truth_bound"] == r["model_bound"] for r in judged)
+    fixes = [r for r in rows if "fix_inside" in r]
+    inside = sum(r["fix_inside"] for r in fixes)
+    errors = [abs(r["predicted_time_ns"] - r["measured_time_ns"]) / r["measured_time_ns"]
+              for r in rows if r.get("model_bound") and r.get("ground_truth_bound") and "predicted_time_ns" in r]
+    out = {"class_agrees": [agree, len(judged)], "fix_inside_interval": [inside, len(fixes)],
+           "bound_time_error_median": statistics.median(errors) if errors else None,
+           "bound_time_error_count": len(errors)}
+    text = [f"- class agrees with the ablation ground truth: {agree} of {len(judged)}",
+            f"- fix's measured gain inside its predicted interval: {inside} of {len(fixes)}",
+            "- atomic-bound kernels (model and truth), median |predicted - measured| / measured time: " +
+            ("-" if not errors else f"{100 * out['bound_time_error_median']:.1f}% over {len(errors)} kernels")]
+    return out, "\n".join(text) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--markdown")
+    ap.add_argument("--json")
+    ap.add_argument("--expectations", help="write the verdicts as tests/fixtures/validation/expectations.json")
+    ap.add_argument("--provenance", default="", help="provenance line for --expectations")
+    a = ap.parse_args()
+    rows, device = [], "-"
+    for tpath in sorted(glob.glob(os.path.join(a.out, "*.timings.json"))):
+        timings = load(tpath)
+        if timings.get("format") != "atomq.validation_timings":
+            continue  # e.g. atomq hist --json beside the cases
+        device = timings.get("device", device)
+        rpath = tpath.replace(".timings.json", ".json")
+        rows += case_rows(timings, load(rpath) if os.path.exists(rpath) else None)
+    stats, text = summary_lines(rows)
+    md = markdown(rows, device) + "\n" + text
+    if a.markdown:
+        open(a.markdown, "w").write(md)
+    if a.json:
+        open(a.json, "w").write(json.dumps({"device": device, "rows": rows, "summary": stats}, indent=2) + "\n")
+    if a.expectations:
+        cases = {}
+        for r in rows:
+            if "ground_truth_bound" not in r or "model_bound" not in r:
+                continue
+            e = {"agree": r["ground_truth_bound"] == r["model_bound"]}
+            if "fix_inside" in r:
+                e["fix_inside"] = r["fix_inside"]
+            cases.setdefault(r["case"], {})[r["variant"]] = e
+        open(a.expectations, "w").write(json.dumps({"provenance": a.provenance, "cases": cases}, indent=2) + "\n")
+    sys.stdout.write(md)
+
+
+if __name__ == "__main__":
+    main()

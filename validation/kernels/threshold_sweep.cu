@@ -1,0 +1,33 @@
+// Threshold sweep: each thread runs m steps of a dependent FMA chain (an FMA and the loop's own
+// counter, compare and branch) per shared atomic. With
+// address stride 1 the warp's lanes hit 32 banks (k = 1); with stride 32 one bank (k = 32).
+// with_atomics = 0 is the same loop without the atomic: the ablation.
+#include "validation_common.cuh"
+#include "validation_kernels.cuh"
+
+namespace atomq::validation::kernels {
+
+__global__ void threshold_sweep_kernel(SweepArgs a) {
+  __shared__ std::uint32_t words[32 * 32 * 2];  // 32 lanes x stride 32, for two warps' offsets
+  for (int w = threadIdx.x; w < 32 * 32 * 2; w += blockDim.x) words[w] = 0u;
+  __syncthreads();
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const int warp = static_cast<int>(threadIdx.x / 32u);
+  std::uint32_t* word = &words[lane * a.address_stride + (a.address_stride == 1 ? 32 * (warp % 64) : warp % 2)];
+  float x = threadIdx.x * 1e-3f;
+#pragma unroll 1
+  for (int it = 0; it < a.iterations; ++it) {
+#pragma unroll 1
+    for (int j = 0; j < a.fmas_per_atomic; ++j) x = fmaf(x, 0.999f, 0.5f);
+    if (a.with_atomics) atomicAdd(word, 1u);
+  }
+  if (x == -1.f) a.sink[blockIdx.x] = x;
+  __syncthreads();
+  std::uint32_t total = 0u;  // every atomic of the block landed in one of the words
+  for (int w = threadIdx.x; w < 32 * 32 * 2; w += blockDim.x) total += words[w];
+  if (a.with_atomics && total != 0u) atomicAdd(&a.counts[0], total);
+}
+
+const void* threshold_sweep_handle() { return handle(&threshold_sweep_kernel); }
+
+}  // namespace atomq::validation::kernels

@@ -1,0 +1,100 @@
+// Kernel handles of the validation workloads (one __global__ family per .cu file) and the
+// argument blocks they take. The host side (src/) launches them with cudaLaunchKernel.
+#pragma once
+
+#include <cstdint>
+
+#include <vector_types.h>  // float2, uchar4 (also for the host side)
+
+namespace atomq::validation::kernels {
+
+// Counting ids (graph in-degree, CSR row lengths, particle cells): counts[ids[i]] += 1.
+struct CountArgs {
+  const std::uint32_t* ids;
+  unsigned long long n;
+  std::uint32_t* counts;
+  std::uint32_t num_counters;
+  std::uint32_t private_counters;  // ids below this are counted in shared memory first
+  std::uint32_t* sink;              // ablation: written only when a run-time test says so
+};
+const void* count_global_handle();          // one global atomicAdd per id
+const void* count_hub_private_handle();     // ids < private_counters in shared memory, rest global
+const void* count_warp_aggregated_handle(); // equal ids of a warp merged (__match_any_sync) first
+const void* count_block_private_handle();   // every counter in shared memory, merged per block
+const void* count_no_atomics_handle();      // the same reads, no atomic (ablation)
+
+// Open-addressing hash table build: keys[] into slots (key, count), linear probing with CAS.
+struct HashArgs {
+  const std::uint32_t* keys;
+  unsigned long long n;
+  std::uint32_t* slot_keys;    // kEmptyKey where free
+  std::uint32_t* slot_counts;
+  std::uint32_t capacity_mask;  // capacity - 1 (a power of two)
+  std::uint32_t* sink;
+};
+inline constexpr std::uint32_t kEmptyKey = 0xFFFFFFFFu;
+const void* hash_cas_probe_handle();        // one CAS insert per key, then atomicAdd of its count
+const void* hash_load_then_cas_handle();    // probe with plain loads, atomicCAS only on an empty slot
+const void* hash_no_atomics_handle();       // the home slot written with plain stores (ablation)
+
+// Particle binning: cell of (x, y) in a grid of cells_x x cells_y over the unit square.
+struct BinArgs {
+  const float2* positions;
+  unsigned long long n;
+  std::uint32_t* counts;
+  std::uint32_t cells_x, cells_y;
+  std::uint32_t* sink;
+};
+const void* bin_global_handle();
+const void* bin_block_private_handle();  // dynamic shared memory: cells_x * cells_y counters
+const void* bin_no_atomics_handle();
+
+// RGBA8 image histogram: 4 channels x 256 bins (seed 001).
+struct ImageArgs {
+  const uchar4* pixels;
+  unsigned long long n;
+  std::uint32_t* counts;  // 4 * 256
+  std::uint32_t* sink;
+};
+const void* image_shared_handle();          // one shared histogram per block
+const void* image_warp_replicated_handle(); // one per warp (padded), merged per block
+const void* image_no_atomics_handle();
+
+// Weighted float histogram: bins[floor(x * bins)] += x.
+struct FloatHistArgs {
+  const float* values;
+  unsigned long long n;
+  float* sums;                  // float variant
+  unsigned long long* fixed;    // fixed-point variant: sums * 2^kFixedBits
+  std::uint32_t bins;
+  std::uint32_t* sink;
+};
+inline constexpr int kFixedBits = 12;
+const void* float_hist_shared_handle();      // shared float atomicAdd (a CAS loop on sm_90)
+const void* float_hist_fixed_point_handle(); // shared 32-bit integer adds of fixed-point weights
+const void* float_hist_no_atomics_handle();
+
+// A two-field counter (sum, count) updated under one global spin lock, one lane per warp.
+struct LockArgs {
+  const std::uint32_t* values;
+  unsigned long long n;
+  int* locks;                   // locks[0] for the contended form, one per warp for the ablation
+  unsigned long long* sum;      // sum[0] for the contended form, one per warp for the ablation
+  std::uint32_t* count;
+};
+const void* lock_spin_handle();        // acquire, add the warp's sum and count, release
+const void* lock_free_handle();        // atomicAdd on each field, once per warp
+const void* lock_per_warp_handle();    // every warp its own lock and counter (conflict removed)
+
+// Threshold sweep: m FMA steps per shared atomic; the atomic's address stride sets k.
+struct SweepArgs {
+  int iterations;
+  int fmas_per_atomic;     // m: steps of one dependent FMA chain
+  int address_stride;      // 1: distinct banks (k = 1); 32: 32-way bank conflict (k = 32)
+  int with_atomics;        // 0: the same loop without the atomic (ablation)
+  float* sink;
+  std::uint32_t* counts;   // the block's shared words, copied out to keep them
+};
+const void* threshold_sweep_handle();
+
+}  // namespace atomq::validation::kernels

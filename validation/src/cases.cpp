@@ -1,0 +1,158 @@
+// The one table of validation cases: name, workload, input (with its seed), variants and the
+// factory that generates the input. Sizes and seeds are this suite's own: none is a point of
+// the calibration grid (calibration/src/sweep_plan.cpp runs only the microbenchmark kernels).
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "atomq/validation/validation.hpp"
+#include "workloads.hpp"
+
+namespace atomq::validation {
+
+namespace {
+
+using R = VariantRole;
+
+struct CaseEntry {
+  CaseSpec spec;
+  std::function<std::unique_ptr<Workload>()> make;
+};
+
+constexpr std::uint32_t kGraphVertices = 1u << 20;
+constexpr std::size_t kGraphEdges = 25'165'824;   // 24 per vertex
+constexpr std::uint32_t kMatrixRows = 1u << 18;
+constexpr std::size_t kMatrixNonzeros = 20'000'000;
+constexpr std::uint32_t kHashCapacity = 1u << 22;
+constexpr std::size_t kParticles = 16'777'216;
+constexpr std::size_t kImagePixels = 3840 * 2160;
+constexpr std::size_t kFloatValues = 33'554'432;
+constexpr std::size_t kLockValues = 1'048'576;
+
+std::vector<VariantSpec> counting_variants(const std::string& fix, const std::string& fix_text,
+                                          const std::string& predicted_by) {
+  return {{"global_atomics", R::kBaseline, "one global atomicAdd per id", ""},
+          {fix, R::kFix, fix_text, "global_atomics", predicted_by},
+          {"no_atomics", R::kAblation, "the same reads, no atomic", "global_atomics"}};
+}
+
+CaseEntry hash_case(const std::string& name, double load, double power, const std::string& keys) {
+  const auto distinct = static_cast<std::size_t>(load * kHashCapacity);
+  return {{name, "hash-table build, CAS + linear probing",
+           fmt::format("{} distinct keys in {} slots (load {}), each inserted once plus {} {} repeats, seed 1301",
+                       distinct, kHashCapacity, load, distinct, keys),
+           {{"cas_probe", R::kBaseline, "atomicCAS claims a slot, atomicAdd its count", ""},
+            {"load_then_cas", R::kFix, "probe with plain loads, atomicCAS only on an empty slot", "cas_probe", ""},
+            {"no_atomics", R::kAblation, "plain store at the home slot", "cas_probe"}}},
+          [=] { return make_hash_workload(hash_insert_stream(distinct, power, 1301), kHashCapacity); }};
+}
+
+std::vector<VariantSpec> sweep_variants(const std::vector<int>& ms) {
+  std::vector<VariantSpec> v;
+  for (int m : ms) {
+    const std::string point = "m" + std::to_string(m);
+    v.push_back({point, R::kSweepPoint, fmt::format("{} FMA steps per shared atomic", m), ""});
+    v.push_back({point + "_no_atomics", R::kAblation, fmt::format("{} FMA steps, no atomic", m), point});
+  }
+  return v;
+}
+
+std::vector<CaseEntry> make_entries() {
+  std::vector<CaseEntry> e;
+  e.push_back({{"degree_count", "graph in-degree count (edge list)",
+                fmt::format("{} edges into {} vertices, power law floor(V u^4), hubs at low ids "
+                            "(degree-ordered), seed 1201", kGraphEdges, kGraphVertices),
+                counting_variants("hub_privatized", "the 8192 hub vertices counted in shared memory per block",
+                                  "privatize")},
+               [] { return make_count_workload(power_law_ids(kGraphEdges, kGraphVertices, 4.0, false, 1201),
+                                               kGraphVertices, 8192); }});
+  e.push_back({{"csr_row_count", "CSR row lengths of a skewed sparse matrix (COO rows)",
+                fmt::format("{} nonzeros in {} rows, power law floor(R u^3), rows scattered, seed 1202",
+                            kMatrixNonzeros, kMatrixRows),
+                counting_variants("warp_aggregated", "equal rows of a warp merged by __match_any_sync", "aggregate")},
+               [] { return make_count_workload(power_law_ids(kMatrixNonzeros, kMatrixRows, 3.0, true, 1202),
+                                               kMatrixRows, 0); }});
+  e.push_back(hash_case("hash_build_load50_uniform", 0.5, 1.0, "uniform"));
+  e.push_back(hash_case("hash_build_load90_uniform", 0.9, 1.0, "uniform"));
+  e.push_back(hash_case("hash_build_load50_skewed", 0.5, 4.0, "power-law (u^4)"));
+  e.push_back(hash_case("hash_build_load90_skewed", 0.9, 4.0, "power-law (u^4)"));
+  for (const auto& [name, clusters] : {std::pair{"particle_binning_uniform", 0}, {"particle_binning_clustered", 6}}) {
+    const int c = clusters;
+    e.push_back({{name, "particle binning into 96 x 96 cells",
+                  fmt::format("{} particles, {}, seed 1203", kParticles,
+                              c ? "6 Gaussian clusters of width 0.01" : "uniform over the unit square"),
+                  {{"global_atomics", R::kBaseline, "one global atomicAdd per particle", ""},
+                   {"block_privatized", R::kFix, "the cells counted in shared memory per block", "global_atomics",
+                    "privatize"},
+                   {"no_atomics", R::kAblation, "the same reads and cell index, no atomic", "global_atomics"}}},
+                 [c] { return make_binning_workload(particle_positions(kParticles, c, 0.01, 1203), 96, 96); }});
+  }
+  for (const auto& [name, single] : {std::pair{"image_single_colour", true}, {"image_random_colour", false}}) {
+    const bool one = single;
+    e.push_back({{name, "RGBA8 image histogram, 4 x 256 bins in shared memory (seed 001)",
+                  fmt::format("3840 x 2160 pixels, {}, seed 1204", one ? "one colour" : "every channel random"),
+                  {{"shared_atomics", R::kBaseline, "one shared histogram per block", ""},
+                   {"warp_replicated", R::kFix, "one padded histogram per warp", "shared_atomics", "replicate"},
+                   {"no_atomics", R::kAblation, "the same reads, no atomic", "shared_atomics"}}},
+                 [one] { return make_image_workload(image_pixels(kImagePixels, one, 1204)); }});
+  }
+  e.push_back({{"float_histogram", "weighted float histogram, 512 bins in shared memory",
+                fmt::format("{} values, Gaussian around 0.5 of width 0.02, seed 1205", kFloatValues),
+                {{"shared_float_atomics", R::kBaseline, "shared atomicAdd(float): a CAS loop on sm_90", ""},
+                 {"fixed_point_integer", R::kFix, "12-bit fixed-point weights, native 32-bit adds", "shared_float_atomics",
+                  "native"},
+                 {"no_atomics", R::kAblation, "the same reads and bin index, no atomic", "shared_float_atomics"}}},
+               [] { return make_float_hist_workload(clustered_values(kFloatValues, 0.5, 0.02, 1205), 512); }});
+  e.push_back({{"spin_lock_counter", "a (sum, count) counter guarded by a global CAS spin lock",
+                fmt::format("{} values uniform in [0, 1000), seed 1206; one lane per warp takes the lock", kLockValues),
+                {{"global_spin_lock", R::kBaseline, "acquire, add the warp's sum and count, release", ""},
+                 {"lock_free_atomics", R::kFix, "one atomicAdd per field and warp", "global_spin_lock", ""},
+                 {"lock_per_warp", R::kAblation, "each warp its own lock and counter (no contention)",
+                  "global_spin_lock"}}},
+               [] { return make_lock_workload(uniform_values(kLockValues, 1000, 1206)); }});
+  e.push_back({{"threshold_k1", "threshold sweep: m dependent FMA steps per shared atomicAdd, 32 banks (k = 1)",
+                "8192 iterations per thread, 256 threads per block, resident blocks on every SM",
+                sweep_variants({0, 1, 2, 3, 4, 6, 8})},
+               [] { return make_sweep_workload(8192, 1); }});
+  e.push_back({{"threshold_k32", "threshold sweep: m dependent FMA steps per shared atomicAdd, one bank (k = 32)",
+                "1024 iterations per thread, 256 threads per block, resident blocks on every SM",
+                sweep_variants({0, 16, 32, 40, 48, 56, 64, 80, 96, 128})},
+               [] { return make_sweep_workload(1024, 32); }});
+  return e;
+}
+
+const std::vector<CaseEntry>& entries() {
+  static const std::vector<CaseEntry> all = make_entries();
+  return all;
+}
+
+}  // namespace
+
+const VariantSpec* CaseSpec::find(const std::string& variant) const {
+  for (const VariantSpec& v : variants)
+    if (v.name == variant) return &v;
+  return nullptr;
+}
+
+const std::vector<CaseSpec>& cases() {
+  static const std::vector<CaseSpec> specs = [] {
+    std::vector<CaseSpec> s;
+    for (const CaseEntry& e : entries()) s.push_back(e.spec);
+    return s;
+  }();
+  return specs;
+}
+
+const CaseSpec* find_case(const std::string& name) {
+  for (const CaseSpec& c : cases())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::unique_ptr<Workload> make_workload(const std::string& case_name) {
+  for (const CaseEntry& e : entries())
+    if (e.spec.name == case_name) return e.make();
+  throw std::invalid_argument("unknown validation case '" + case_name + "'");
+}
+
+}  // namespace atomq::validation

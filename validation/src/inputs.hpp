@@ -1,0 +1,35 @@
+// Reproducible inputs of the validation workloads (fixed seeds) and their CPU references.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace atomq::validation {
+
+// ids in [0, num_ids): floor(num_ids * u^power) (a power law: id 0 the most frequent); with
+// `scatter` the ids are permuted (num_ids a power of two) so the hot ones are spread.
+std::vector<std::uint32_t> power_law_ids(std::size_t n, std::uint32_t num_ids, double power, bool scatter,
+                                         std::uint64_t seed);
+// `distinct` distinct keys (never 0xFFFFFFFF), each inserted once, plus as many extra inserts
+// drawn uniformly (power 1) or by the power law above over the distinct keys; shuffled.
+std::vector<std::uint32_t> hash_insert_stream(std::size_t distinct, double power, std::uint64_t seed);
+
+struct Position {
+  float x, y;
+};
+// Uniform over the unit square, or in `clusters` Gaussian blobs of width sigma (clamped inside).
+std::vector<Position> particle_positions(std::size_t n, int clusters, double sigma, std::uint64_t seed);
+
+// RGBA pixels: every pixel one colour, or every channel uniform at random.
+std::vector<std::uint32_t> image_pixels(std::size_t n, bool single_colour, std::uint64_t seed);
+
+// Values in [0, 1): Gaussian around `mean` with width sigma, clamped.
+std::vector<float> clustered_values(std::size_t n, double mean, double sigma, std::uint64_t seed);
+
+// Uniform integers in [0, bound).
+std::vector<std::uint32_t> uniform_values(std::size_t n, std::uint32_t bound, std::uint64_t seed);
+
+// How often each id occurs.
+std::vector<std::uint32_t> count_ids(const std::vector<std::uint32_t>& ids, std::uint32_t num_ids);
+
+}  // namespace atomq::validation

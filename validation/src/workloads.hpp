@@ -1,0 +1,28 @@
+// Factories of the validation workloads (counting_workloads.cpp, other_workloads.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "inputs.hpp"
+#include "workload.hpp"
+
+namespace atomq::validation {
+
+std::unique_ptr<Workload> make_count_workload(std::vector<std::uint32_t> ids, std::uint32_t num_ids,
+                                              std::uint32_t private_counters);
+std::unique_ptr<Workload> make_binning_workload(const std::vector<Position>& p, std::uint32_t cells_x,
+                                                std::uint32_t cells_y);
+std::unique_ptr<Workload> make_image_workload(const std::vector<std::uint32_t>& pixels);
+std::unique_ptr<Workload> make_hash_workload(const std::vector<std::uint32_t>& keys, std::uint32_t capacity);
+std::unique_ptr<Workload> make_float_hist_workload(const std::vector<float>& values, std::uint32_t bins);
+std::unique_ptr<Workload> make_lock_workload(const std::vector<std::uint32_t>& values);
+// iterations per thread; stride 1 (k = 1) or 32 (k = 32); variants "mM" and "mM_no_atomics".
+std::unique_ptr<Workload> make_sweep_workload(int iterations, int address_stride);
+
+// The workload of a case of the table (cases.cpp), its input generated.
+std::unique_ptr<Workload> make_workload(const std::string& case_name);
+
+}  // namespace atomq::validation
