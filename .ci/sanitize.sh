@@ -20,9 +20,11 @@ grep -q "atomq: host-only build" "$build/configure.log" || { echo "CI: $build is
 
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# Left to the plain build in .ci/run (their time is not atomq's code):
-#   integration.install_consumer      installs, then configures and builds a second project
-#   integration.report_html_chromium  renders the report in Chromium (the writer runs in report_cli)
+# Left to the plain build in .ci/run:
+#   integration.install_consumer      builds a second project against the installed static
+#                                     libraries, which would need the sanitizer runtime linked
+#   integration.report_html_chromium  Chromium renders the report: its time is the browser's
+#                                     (the report writer runs here in report_cli and demo)
 #   integration.report_screenshot     the same, for the screenshot tool
 skip='^integration\.(install_consumer|report_html_chromium|report_screenshot)$'
 "${hidden[@]}" ctest --test-dir "$build" --output-on-failure -L "unit|integration" -E "$skip"
