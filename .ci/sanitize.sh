@@ -27,4 +27,4 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 #                                     (the report writer runs here in report_cli and demo)
 #   integration.report_screenshot     the same, for the screenshot tool
 skip='^integration\.(install_consumer|report_html_chromium|report_screenshot)$'
-"${hidden[@]}" ctest --test-dir "$build" --output-on-failure -L "unit|integration" -E "$skip"
+"${hidden[@]}" ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" -L "unit|integration" -E "$skip"
