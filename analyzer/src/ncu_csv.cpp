@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "atomq/analyzer/metric_list.hpp"
+#include "atomq/common/json_fields.hpp"
 
 namespace atomq::analyzer {
 
@@ -148,8 +149,8 @@ model::KernelProfile new_profile(const std::vector<std::string>& f, std::map<std
   p.launch.grid = {grid[0], grid[1], grid[2]};
   p.launch.block = {static_cast<int>(block[0]), static_cast<int>(block[1]), static_cast<int>(block[2])};
   const std::string cc = f[column["CC"]];
-  int major = 0, minor = 0;
-  if (std::sscanf(cc.c_str(), "%d.%d", &major, &minor) == 2) {
+  int major = 0, minor = 0;  // unknown (0.0, no chip) unless "<major>.<minor>"
+  if (parse_compute_capability(cc, major, minor)) {
     p.device.compute_capability_major = major;
     p.device.compute_capability_minor = minor;
   }
@@ -231,6 +232,9 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
     if (f.size() < header_fields)
       fail(source, line_no, "expected " + std::to_string(header_fields) + " fields, got " +
                                 std::to_string(f.size()) + " (truncated file?)");
+    for (const char* text_column : {"ID", "Kernel Name", "Metric Name"})  // they become JSON strings
+      if (!is_valid_utf8(f[column[text_column]]))
+        fail(source, line_no, std::string("column \"") + text_column + "\" is not valid UTF-8 (atomq reads UTF-8 exports)");
     const std::string& id = f[column["ID"]];
     auto [it, inserted] = by_id.emplace(id, profiles.size());
     if (inserted) profiles.push_back(new_profile(f, column, source, line_no, id));
@@ -262,7 +266,8 @@ std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const s
     if (name == "launch__registers_per_thread") p.launch.registers_per_thread = small_count(value, 255, name, source, line_no);
     else if (name == "launch__occupancy_limit_blocks") p.launch.max_active_blocks_per_sm = small_count(value, 2048, name, source, line_no);
     else if (name == "device__attribute_multiprocessor_count") p.device.sm_count = small_count(value, 1024, name, source, line_no);
-    p.counters[name] = value * scale;
+    // A name without a rollup (launch__*, device__*) is a launch statistic, never a counter.
+    if (model::is_counter_name(name)) p.counters[name] = value * scale;
   }
   if (profiles.empty()) fail(source, line_no, "the export holds no kernel results");
   for (const auto& p : profiles) {  // what analyze writes, report must read back

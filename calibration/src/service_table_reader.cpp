@@ -25,8 +25,9 @@ int positive_int(const Fields& r, const json& j, const std::string& path, const 
 int cuda_version_number(const Fields& r, const json& j, const std::string& path, const char* key) {
   int major = 0, minor = 0;
   const std::string text = r.str(j, path, key);
-  if (!parse_compute_capability(text, major, minor))
-    r.fail(json_path(path, key), "expected 'major.minor', got '" + text + "'");
+  // The API number keeps two digits of minor (13.0 is 13000): a longer one would not come back.
+  if (!parse_compute_capability(text, major, minor) || major > 1000 || minor > 99)
+    r.fail(json_path(path, key), "expected 'major.minor' (minor below 100), got '" + text + "'");
   return major * 1000 + minor * 10;
 }
 
@@ -90,8 +91,8 @@ std::vector<T> read_axis(const Fields& r, const json& axes, const std::string& a
 
 Pattern read_pattern(const Fields& r, const json& v, const std::string& field) {
   const auto parsed = v.is_string() ? pattern_from_string(v.get<std::string>()) : std::nullopt;
-  if (!parsed)
-    r.fail(field, "unknown address pattern " + v.dump() +
+  if (!parsed)  // the value is named, not dumped: it may be nested arbitrarily deep
+    r.fail(field, "unknown address pattern " + (v.is_string() ? "\"" + v.get<std::string>() + "\"" : std::string("(a ") + v.type_name() + ")") +
                       " (expected \"distinct\", \"conflictK\" or \"same\")");
   return *parsed;
 }

@@ -12,12 +12,6 @@ namespace {
 using nlohmann::json;
 using Fields = JsonFields<ProfileError>;
 
-// A counter name carries its rollup: "<metric>.<rollup>[.<submetric>]".
-bool has_rollup(const std::string& name) {
-  const auto dot = name.find('.');
-  return dot != std::string::npos && dot > 0 && dot + 1 < name.size();
-}
-
 // CUDA's limits bound each dimension, so no value narrows and the products fit 64 bits.
 template <typename T, std::size_t N>
 std::array<T, N> dims(const Fields& r, const json& obj, const std::string& path, const char* key,
@@ -95,7 +89,7 @@ void read_counters(const Fields& r, const json& doc, KernelProfile& p) {
   if (!counters.is_object()) r.fail("counters", "expected an object of name -> number");
   for (const auto& [name, value] : counters.items()) {
     const std::string field = "counters." + name;
-    if (!has_rollup(name)) r.fail(field, "counter name needs its rollup (e.g. \".sum\")");
+    if (!is_counter_name(name)) r.fail(field, "counter name needs its rollup (e.g. \".sum\")");
     // Negative or zero values are accepted here: the model reports them as a finding.
     p.counters[name] = r.number(value, field);
   }
@@ -176,6 +170,11 @@ InstructionProfile read_instructions(const Fields& r, const json& doc, const std
 }
 
 }  // namespace
+
+bool is_counter_name(const std::string& name) {
+  const auto dot = name.find('.');
+  return dot != std::string::npos && dot > 0 && dot + 1 < name.size();
+}
 
 json kernel_profile_to_json(const KernelProfile& p) {
   json doc;

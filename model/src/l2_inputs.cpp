@@ -73,7 +73,8 @@ bool elapsed_cycles(const KernelProfile& profile, double table_l2_clock_mhz, L2I
 void derive_shape(const KernelProfile& profile, L2Inputs& in) {
   const auto elapsed_max = usable(profile, metric::kL2CyclesElapsedMax);
   const auto elapsed_sum = usable(profile, metric::kL2CyclesElapsedSum);
-  if (elapsed_max && elapsed_sum && *elapsed_max > 0)
+  // A count of slices; an absurd ratio (corrupt counters) leaves it unknown, never narrowed.
+  if (elapsed_max && elapsed_sum && *elapsed_max > 0 && *elapsed_sum / *elapsed_max <= 65536)
     in.slices = static_cast<int>(std::lround(*elapsed_sum / *elapsed_max));
   in.hottest_share = in.requests > 0 ? std::min(1.0, in.requests_hottest_slice / in.requests) : 0.0;
   const double mean_slice = in.slices > 0 ? in.requests / in.slices : 0.0;

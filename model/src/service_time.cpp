@@ -1,4 +1,5 @@
 #include "atomq/model/service_time.hpp"
+#include "atomq/model/table_selection.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -229,7 +230,7 @@ ServiceTimeEstimate ServiceTimeModel::unloaded_latency(double e, double c, doubl
 }
 
 std::optional<std::string> bundled_table_path(const std::string& dir, const std::string& chip) {
-  if (chip.empty()) return std::nullopt;
+  if (!is_chip_name(chip)) return std::nullopt;  // never a path built from a file's bytes
   std::error_code ec;
   const std::filesystem::path path = std::filesystem::path(dir) / (chip + ".json");
   if (std::filesystem::is_regular_file(path, ec)) return path.string();

@@ -1,5 +1,6 @@
 #include "atomq/model/table_selection.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -10,7 +11,15 @@ namespace atomq::model {
 
 namespace fs = std::filesystem;
 
+bool is_chip_name(const std::string& chip) {
+  if (chip.empty() || chip.size() > 64 || chip.front() == '.') return false;
+  for (const char ch : chip)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != '-') return false;
+  return chip.find("..") == std::string::npos;
+}
+
 std::string user_table_path(const std::string& chip) {
+  if (!is_chip_name(chip)) return "";
   const char* xdg = std::getenv("XDG_DATA_HOME");
   const char* home = std::getenv("HOME");
   fs::path base;
@@ -39,10 +48,21 @@ bool user_table_exists(const std::string& path) {
   return !path.empty() && fs::is_regular_file(path, ec);
 }
 
-void choose_bundled(SelectedTable& s, const std::string& wanted, const std::string& user_path) {
+// A chip name from a file, printable in a message: bytes other than printable ASCII as '?'.
+std::string shown(const std::string& chip) {
+  std::string out = chip.substr(0, 64);
+  for (char& ch : out)
+    if (ch < 0x20 || ch > 0x7e) ch = '?';
+  return out + (chip.size() > 64 ? "..." : "");
+}
+
+void choose_bundled(SelectedTable& s, const std::string& wanted, const std::string& user_path,
+                    const std::string& user_error = "") {
   s.origin = "bundled";
   const std::string dir = bundled_table_dir();
-  const std::string none = user_path.empty() ? "no user table ($HOME unset)" : "no " + user_path;
+  const std::string none = !user_error.empty() ? "user table " + user_path + " unusable"
+                           : user_path.empty() ? "no user table ($HOME unset)"
+                                               : "no " + user_path;
   if (auto bundled = bundled_table_path(dir, wanted)) {
     s.path = *bundled;
     s.reason = none + ": the table bundled with atomq for " + wanted;
@@ -54,13 +74,34 @@ void choose_bundled(SelectedTable& s, const std::string& wanted, const std::stri
   }
 }
 
+// Loads the user's table into s; false when it does not load: then s names the bundled table,
+// with a warning, since a broken file in $HOME must not stop analyze and report.
+bool load_user_table(SelectedTable& s, const std::string& wanted) {
+  try {
+    s.table = calibration::load_service_table(s.path);
+    return true;
+  } catch (const calibration::TableError& e) {
+    const std::string user_path = s.path;
+    s.warnings.push_back("the calibrated table " + user_path + " cannot be used (" + e.what() +
+                         "); using the bundled table instead: run `atomq calibrate` to recalibrate, "
+                         "or delete " + user_path);
+    choose_bundled(s, wanted, user_path, e.what());
+    return false;
+  }
+}
+
 }  // namespace
 
 SelectedTable select_table(const std::string& explicit_path, const std::string& chip) {
   SelectedTable s;
   const char* env = std::getenv("ATOMQ_TABLE");
-  const std::string wanted = chip.empty() ? "GH100" : chip;
+  const bool usable_chip = is_chip_name(chip);
+  if (!chip.empty() && !usable_chip)
+    s.warnings.push_back("the chip name '" + shown(chip) + "' read from the input is not a chip name "
+                         "(letters, digits, '_', '.', '-'): it is treated as unknown");
+  const std::string wanted = usable_chip ? chip : "GH100";
   const std::string user_path = user_table_path(wanted);
+  bool loaded = false;
   if (!explicit_path.empty()) {
     s.path = explicit_path;
     s.origin = "--table";
@@ -73,11 +114,12 @@ SelectedTable select_table(const std::string& explicit_path, const std::string& 
     s.path = user_path;
     s.origin = "user calibration";
     s.reason = "calibrated on this machine for " + wanted + " (atomq calibrate)";
+    loaded = load_user_table(s, wanted);
   } else {
     choose_bundled(s, wanted, user_path);
   }
-  s.table = calibration::load_service_table(s.path);
-  if (chip.empty())
+  if (!loaded) s.table = calibration::load_service_table(s.path);
+  if (!usable_chip)
     s.warnings.push_back("the GPU's chip is unknown: the " + s.table.provenance.device.chip +
                          " table may not describe it");
   else if (s.table.provenance.device.chip != chip)

@@ -5,7 +5,8 @@
 - --quiet and --log-level; colour only on a terminal and never with NO_COLOR;
 - the exit codes in --help; metrics --chip in any case and --list-chips;
 - analyze and report say which table they used and why: the user's calibrated table where
-  calibrate installs it, else the bundled one, also when $HOME cannot be read.
+  calibrate installs it, else the bundled one, also when $HOME cannot be read or the user's
+  table is broken (with a warning naming it, the error and the fix).
 
   check_cli.py ATOMQ FIXTURES_DIR RECORDED_DIR WORK_DIR"""
 import json
@@ -126,6 +127,18 @@ p = atomq_run("report", run_doc, "-o", work / "user.md")
 assert p.returncode == 0 and f"table: {user_table} (calibrated on this machine for GH100" in p.stdout, p.stdout
 p = atomq_run("report", run_doc, "-o", work / "xdg.md", env={"XDG_DATA_HOME": str(work / "xdg")})
 assert p.returncode == 0 and "the table bundled with atomq for GH100" in p.stdout, p.stdout
+
+# A broken user table (a truncated file) does not stop analyze or report: the bundled table,
+# with a warning naming the file, the error and the fix.
+user_table.write_text(user_table.read_text()[:1000])
+for args in (["report", run_doc, "-o", work / "broken.md"], ["analyze", "--ncu-csv", csv, "-o", work / "broken.json"]):
+    p = atomq_run(*args)
+    assert p.returncode == 0, (args, p.stdout, p.stderr)
+    assert "table bundled with atomq for GH100" in p.stdout, (args, p.stdout)
+    assert f"{user_table} cannot be used" in p.stderr and "not valid JSON" in p.stderr, (args, p.stderr)
+    assert "atomq calibrate" in p.stderr and f"delete {user_table}" in p.stderr, (args, p.stderr)
+user_table.unlink()
+print("broken user table: bundled table, with a warning")
 
 # A HOME that cannot be read (here: a symbolic link loop) is passed over: the bundled table.
 loop = work / "loop"

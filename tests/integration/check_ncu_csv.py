@@ -66,6 +66,12 @@ else:
 p = analyze("--ncu-csv", str(broken), "-o", str(work / "broken.json"))
 assert p.returncode == 1, p
 assert str(broken) in p.stderr and p.stderr.count("\n") == 1, p.stderr
+# The export named as the output too: refused, the export left as it was.
+same = work / "same.csv"
+same.write_bytes(exports[0].read_bytes() if exports else b"x")
+p = analyze("--ncu-csv", str(same), "-o", str(same))
+assert p.returncode == 1 and "is also the --ncu-csv input" in p.stderr, p.stderr
+assert same.read_bytes() == (exports[0].read_bytes() if exports else b"x"), "the export was replaced"
 p = analyze("--ncu-csv", str(work / "missing.csv"), "-o", str(work / "m.json"))
 assert p.returncode == 1 and "cannot open" in p.stderr, p.stderr
 # Without a GPU, live analysis refuses in one line (exit 3) and does not run the program.

@@ -117,5 +117,20 @@ TEST(ProfileStream, NonFiniteCountersAreDroppedAndAnUnreadableProfileIsNotWritte
   std::remove(path.c_str());
 }
 
+// The collector's stats message read with the library's value(): a wrong type escaped as
+// nlohmann's type_error, which callers catching std::runtime_error missed.
+TEST(ProfileStream, BadStatsMessageIsAProfileErrorNamingTheField) {
+  EXPECT_EQ(run::stats_from_message(json{{"kind", "stats"}, {"launches_seen", 7}, {"passes", 3}}).launches_seen, 7);
+  for (const json& bad : {json{{"launches_seen", "seven"}}, json{{"passes", -1}}, json{{"last_error", 5}},
+                          json::array({1, 2}), json{{"failed", 18446744073709551615ULL}}}) {
+    try {
+      run::stats_from_message(bad);
+      ADD_FAILURE() << bad.dump() << " accepted";
+    } catch (const model::ProfileError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("the collector's stats message", 0), 0u) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace atomq::report

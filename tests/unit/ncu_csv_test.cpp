@@ -158,3 +158,10 @@ TEST(NcuCsv, ProgramIdLineTrailingWarningBomReorderedColumnsAndMultilineFieldsAr
                 .find("not a whole number from 0 to 255"),
             std::string::npos);
 }
+
+// What analyze writes, report must read: a kernel without a name is refused at the import,
+// naming the result, instead of being written into a run document report refuses.
+TEST(NcuCsv, EmptyKernelNameIsRefusedAtTheImport) {
+  const std::string e = error_of(std::string(kHeader) + row("3", "", "gpu__time_duration.sum", "ns", "10"));
+  EXPECT_NE(e.find("app.csv result ID 3: field 'kernel.name': empty"), std::string::npos) << e;
+}

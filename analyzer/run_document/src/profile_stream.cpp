@@ -41,18 +41,25 @@ InstructionsMessage instructions_from_message(const json& message, const std::st
 }
 
 SessionStats stats_from_message(const json& j) {
+  // Through the field reader: a wrong type is a ProfileError naming the field, never the
+  // library's type_error (which callers catching std::runtime_error would miss).
+  const JsonFields<model::ProfileError> r("the collector's stats message");
+  const auto count = [&](const char* key) {
+    const json* v = r.optional_member(j, "", key);
+    return v ? r.integer(*v, key, 0) : 0;
+  };
   SessionStats s;
-  s.launches_seen = j.value("launches_seen", 0LL);
-  s.launches_profiled = j.value("launches_profiled", 0LL);
-  s.launches_filtered = j.value("launches_filtered", 0LL);
-  s.graph_launches = j.value("graph_launches", 0LL);
-  s.graph_launches_profiled = j.value("graph_launches_profiled", 0LL);
-  s.graph_nodes_not_profiled = j.value("graph_nodes_not_profiled", 0LL);
-  s.captured_launches = j.value("captured_launches", 0LL);
-  s.graph_note = j.value("graph_note", std::string());
-  s.failed = j.value("failed", 0LL);
-  s.passes = j.value("passes", size_t{0});
-  s.last_error = j.value("last_error", std::string());
+  s.launches_seen = count("launches_seen");
+  s.launches_profiled = count("launches_profiled");
+  s.launches_filtered = count("launches_filtered");
+  s.graph_launches = count("graph_launches");
+  s.graph_launches_profiled = count("graph_launches_profiled");
+  s.graph_nodes_not_profiled = count("graph_nodes_not_profiled");
+  s.captured_launches = count("captured_launches");
+  s.graph_note = r.optional_str(j, "", "graph_note");
+  s.failed = count("failed");
+  s.passes = static_cast<size_t>(count("passes"));
+  s.last_error = r.optional_str(j, "", "last_error");
   return s;
 }
 

@@ -1,4 +1,5 @@
 #include <filesystem>
+#include <limits>
 
 #include "atomq/common/json_fields.hpp"
 #include "atomq/run_document/run_document.hpp"
@@ -52,7 +53,8 @@ RunInfo read_info(const Fields& r, const json& doc) {
       info.warnings.push_back(r.str((*warnings)[i], json_path("warnings", i)));
   }
   if (const json* code = r.optional_member(doc, "", "program_exit_code"))
-    info.program_exit_code = static_cast<int>(r.integer(*code, "program_exit_code"));
+    info.program_exit_code = static_cast<int>(
+        r.integer(*code, "program_exit_code", std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
   info.launches = read_launches(r, doc);
   return info;
 }

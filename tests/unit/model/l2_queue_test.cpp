@@ -294,5 +294,19 @@ TEST_F(L2Queue, JsonCarriesTheQueueAndTheBindingUnit) {
   EXPECT_TRUE(basis);
 }
 
+// Corrupt elapsed counters (sum / max far beyond any chip's slice count) leave the slice count
+// unknown: it was narrowed to int from any ratio (5e9 became 705032704).
+TEST_F(L2Queue, AbsurdSliceRatioLeavesTheSliceCountUnknown) {
+  KernelProfile p = naive_global_one_value();
+  std::string note;
+  const auto good = derive_l2_inputs(p, kL2ClockMhz, note);
+  ASSERT_TRUE(good) << note;
+  EXPECT_GT(good->slices, 0);
+  p.counters[metric::kL2CyclesElapsedSum] = p.counters[metric::kL2CyclesElapsedMax] * 5e9;
+  const auto bad = derive_l2_inputs(p, kL2ClockMhz, note);
+  ASSERT_TRUE(bad) << note;
+  EXPECT_EQ(bad->slices, 0);
+}
+
 }  // namespace
 }  // namespace atomq::model

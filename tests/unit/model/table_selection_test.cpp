@@ -1,11 +1,13 @@
 // The table for a chip (table_selection.hpp): the user's calibrated table where calibrate
 // installs it, else the bundled one, also when $HOME cannot be read.
 #include "atomq/model/table_selection.hpp"
+#include "atomq/model/service_time.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace atomq::model {
@@ -71,6 +73,50 @@ TEST_F(TableSelection, UnreadableHomeFallsBackToTheBundledTable) {
   EXPECT_EQ(s.origin, "bundled");
   EXPECT_EQ(s.table.provenance.device.chip, "GH100");
   EXPECT_NE(s.reason.find("bundled"), std::string::npos) << s.reason;
+}
+
+// A user table that does not load (a broken file where calibrate installs tables) is passed
+// over for the bundled one, with a warning that names the file, the error and the fix.
+TEST_F(TableSelection, BrokenUserTableFallsBackToTheBundledTableWithAWarning) {
+  ::setenv("HOME", work_.c_str(), 1);
+  const fs::path user = user_table_path("GH100");
+  fs::create_directories(user.parent_path());
+  std::ofstream(user) << "{\"format\": \"atomq.service_table\", \"version\": 2, \"cells\": [";
+  const SelectedTable s = select_table("", "GH100");
+  EXPECT_EQ(s.origin, "bundled");
+  EXPECT_EQ(s.table.provenance.device.chip, "GH100");
+  EXPECT_EQ(fs::path(s.path).parent_path(), fs::path(ATOMQ_BUNDLED_TABLE_DIR));
+  std::string all;
+  for (const auto& w : s.warnings) all += w + "\n";
+  EXPECT_NE(all.find(user.string() + " cannot be used"), std::string::npos) << all;
+  EXPECT_NE(all.find("not valid JSON"), std::string::npos) << all;
+  EXPECT_NE(all.find("atomq calibrate"), std::string::npos) << all;
+  EXPECT_NE(all.find("delete " + user.string()), std::string::npos) << all;
+  EXPECT_NE(s.reason.find("unusable"), std::string::npos) << s.reason;
+  // Given explicitly, the same file is still an error.
+  EXPECT_THROW(select_table(user.string(), "GH100"), calibration::TableError);
+}
+
+TEST_F(TableSelection, ChipNamesAreCheckedBeforeTheyBecomePaths) {
+  for (const char* ok : {"GH100", "AD102", "gb202-a.1", "x_y"}) EXPECT_TRUE(is_chip_name(ok)) << ok;
+  for (const char* bad : {"", ".", "..", "../x", "a/b", "a..b", ".hidden", "GH100\n", "x y", "\xff"})
+    EXPECT_FALSE(is_chip_name(bad)) << bad;
+  EXPECT_FALSE(is_chip_name(std::string(65, 'a')));
+  ::setenv("HOME", (work_ / "home").c_str(), 1);
+  EXPECT_EQ(user_table_path("../../../evil"), "");
+  EXPECT_EQ(bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "../tables/GH100"), std::nullopt);
+  // A table where the unchecked name would have led: never picked.
+  const fs::path evil = work_ / "home/.local/evil.json";
+  fs::create_directories(evil.parent_path());
+  fs::copy_file(fs::path(ATOMQ_BUNDLED_TABLE_DIR) / "GH100.json", evil);
+  const SelectedTable s = select_table("", "../../../evil");
+  EXPECT_EQ(s.origin, "bundled");
+  EXPECT_EQ(s.path, (fs::path(ATOMQ_BUNDLED_TABLE_DIR) / "GH100.json").string());
+  ASSERT_FALSE(s.warnings.empty());
+  EXPECT_NE(s.warnings.front().find("'../../../evil' read from the input is not a chip name"), std::string::npos)
+      << s.warnings.front();
+  const SelectedTable raw = select_table("", std::string("G\x01\xff/x"));
+  EXPECT_NE(raw.warnings.front().find("'G?" "?/x'"), std::string::npos) << raw.warnings.front();
 }
 
 }  // namespace

@@ -33,6 +33,29 @@ inline std::string json_error_text(const nlohmann::json::exception& e) {
   return what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos ? what.substr(tag_end + 2) : what;
 }
 
+// Whether text is well-formed UTF-8 (no overlong forms, no surrogates, nothing above
+// U+10FFFF): what a JSON document can hold unchanged.
+inline bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    const int extra = lead < 0x80 ? 0 : lead >= 0xC2 && lead <= 0xDF ? 1 : lead >= 0xE0 && lead <= 0xEF ? 2
+                    : lead >= 0xF0 && lead <= 0xF4 ? 3 : -1;
+    if (extra < 0 || text.size() - i <= static_cast<std::size_t>(extra)) return false;
+    for (int k = 1; k <= extra; ++k)
+      if ((byte(i + k) & 0xC0) != 0x80) return false;
+    if (extra >= 2) {
+      const unsigned char second = byte(i + 1);
+      if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) ||
+          (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F))
+        return false;  // overlong, surrogate, or above U+10FFFF
+    }
+    i += 1 + extra;
+  }
+  return true;
+}
+
 // Every document's text: a string that is not valid UTF-8 (a kernel name read from a foreign
 // file) is written with U+FFFD in place of the bad bytes instead of failing the write.
 inline std::string json_text(const nlohmann::json& doc, int indent = -1) {
@@ -131,6 +154,9 @@ class JsonFields {
                     long long min_value = std::numeric_limits<long long>::min(),
                     long long max_value = std::numeric_limits<long long>::max()) const {
     if (!v.is_number_integer()) fail(field, "expected an integer");
+    // Above 2^63 - 1 the library would wrap it to a negative number.
+    if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(max_value))
+      fail(field, range_text(min_value, max_value));
     const long long i = v.get<long long>();
     if (i < min_value || i > max_value) fail(field, range_text(min_value, max_value));
     return i;

@@ -104,6 +104,9 @@ struct KernelProfile {
   }
 };
 
+// A counter name carries its rollup: "<metric>.<rollup>[.<submetric>]" (e.g. ".sum").
+bool is_counter_name(const std::string& name);
+
 // A malformed profile document. what() names the source and the field.
 class ProfileError : public std::runtime_error {
  public:

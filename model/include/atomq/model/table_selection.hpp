@@ -18,9 +18,13 @@ struct SelectedTable {
   std::vector<std::string> warnings;  // e.g. table chip differs from the GPU's
 };
 
+// A chip name that may become part of a file name: [A-Za-z0-9_.-] only, not starting with '.'
+// (so never "..", never a folder). The chip comes from input files, which may hold anything.
+bool is_chip_name(const std::string& chip);
+
 // Where `atomq calibrate` installs a chip's table and where select_table looks for it:
 // $XDG_DATA_HOME/atomq/tables/CHIP.json, else $HOME/.local/share/atomq/tables/CHIP.json.
-// Empty when neither variable is set.
+// Empty when neither variable is set, or when chip is not a chip name (is_chip_name).
 std::string user_table_path(const std::string& chip);
 
 // One GPU's own table, as `atomq calibrate --all-devices` installs it beside the chip's:
@@ -30,8 +34,10 @@ std::string user_device_table_path(const std::string& chip, const std::string& u
 // The bundled tables' folder: $ATOMQ_TABLE_DIR, else data_dir()/tables.
 std::string bundled_table_dir();
 
-// chip may be empty (unknown): then the bundled GH100 table is used, with a warning.
-// A user folder that cannot be read is passed over (the bundled table is tried).
+// chip may be empty (unknown): then the bundled GH100 table is used, with a warning; so is a
+// chip that is not a chip name. A user folder that cannot be read is passed over, and a user
+// table that cannot be loaded too, with a warning naming it, the error and the fix (the
+// bundled table is tried). A table given with --table or $ATOMQ_TABLE must load.
 SelectedTable select_table(const std::string& explicit_path, const std::string& chip);
 
 // As select_table, but the GPU's own table (user_device_table_path) comes before the chip's
