@@ -80,7 +80,8 @@ TEST_F(GainIntervals, MemoryFloorCapsBothEnds) {
   const double duration_ns = *p.counter(metric::kDurationNs);
   // Reading the bytes takes half the kernel time: no change can gain more than 2x.
   p.counters[metric::kDramBytesRead] = 0.5 * duration_ns * 1e-9 * s.dram_peak;
-  const WhatIf& w = replication(analyze(p, model));
+  const KernelAnalysis a = analyze(p, model);  // the what-if lives in it
+  const WhatIf& w = replication(a);
   ASSERT_TRUE(w.interval.memory_floor_ns);
   EXPECT_NEAR(*w.interval.memory_floor_ns, 0.5 * duration_ns, 1e-6 * duration_ns);
   EXPECT_NEAR(w.interval.high, 2.0, 1e-6);
