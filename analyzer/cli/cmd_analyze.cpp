@@ -92,6 +92,9 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
       ->check(check_count);
   sub->add_option("--device", c.device, "profile only launches on this CUDA device ordinal")
       ->check(CLI::Range(0, 1023));
+  sub->add_flag("!--no-graph-replay", c.replay_graphs,
+                "profile a CUDA graph launch in CUPTI's kernel replay (one range: its first kernel node) instead of "
+                "repeating the launch once per pass from a device-memory checkpoint (a range per kernel node)");
   sub->add_option("--instructions", args->instructions,
                   "per-instruction counts, one more run of the program per kernel: auto (default: of the 3 "
                   "kernels with the most time, those with the compiler's shared CAS loop for a float or 64-bit "

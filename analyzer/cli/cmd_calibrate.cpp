@@ -1,6 +1,8 @@
 // atomq calibrate: measure this GPU's service-time table and write it (JSON + CSV).
 #include <fmt/format.h>
 
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <memory>
 
@@ -46,8 +48,10 @@ AllDevicesRequest all_devices_request(const CalibrateArgs& a) {
   return r;
 }
 
-// The L2 sweep's counters through the collector: one profiling session per batch, one
-// profile per launch (calibration cannot link the collector: tools/check_layering.py).
+// The L2 sweep's counters through the collector: one range per launch. The sweep's launches
+// can simply be repeated once per pass (user replay), which costs a fraction of kernel replay's
+// memory save and restore per launch; kernel replay remains the fallback (calibration cannot
+// link the collector: tools/check_layering.py).
 cal::L2CounterProbe l2_counter_probe(int device) {
   namespace metric = model::metric;
   return [device](const cal::L2LaunchBatch& launches) {
@@ -57,11 +61,20 @@ cal::L2CounterProbe l2_counter_probe(int device) {
                        metric::kL2AtomRequests,     metric::kL2AtomRequestsMax,
                        metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum,
                        metric::kL2AtomicBusyMax,    metric::kDurationNs};
-    const auto profiles = analyzer::profile_launches(
-        [&launches] {
-          for (const auto& launch : launches) launch();
-        },
-        options);
+    auto work = [&launches] {
+      for (const auto& launch : launches) launch();
+    };
+    std::vector<model::KernelProfile> profiles;
+    static bool repeatable = true;  // off after the first failure: kernel replay from then on
+    if (repeatable) {
+      try {
+        profiles = analyzer::profile_repeatable(work, launches.size(), options);
+      } catch (const std::exception& e) {
+        spdlog::warn("the L2 sweep's counters in user replay failed ({}); using kernel replay", e.what());
+        repeatable = false;
+      }
+    }
+    if (!repeatable) profiles = analyzer::profile_launches(work, options);
     std::vector<cal::L2Counters> out;
     for (const model::KernelProfile& p : profiles) {
       auto value = [&p](const char* name) { return p.counter(name).value_or(0.0); };

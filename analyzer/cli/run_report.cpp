@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -123,9 +122,10 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   if (info.launches.passes) fmt::print(" ({} replay passes each)", info.launches.passes);
   if (info.launches.launches_filtered) fmt::print(", {} not selected", info.launches.launches_filtered);
   if (info.launches.graph_launches_profiled)
-    fmt::print(", {} graph launch(es) profiled kernel node by kernel node", info.launches.graph_launches_profiled);
+    fmt::print(", {} graph launch(es) profiled, each as one range over all its kernel nodes (the launch "
+               "repeated per pass from a device-memory checkpoint)", info.launches.graph_launches_profiled);
   if (info.launches.graph_nodes_not_profiled)
-    fmt::print(" ({} later kernel node(s) of them NOT profiled: {})", info.launches.graph_nodes_not_profiled,
+    fmt::print(" ({} kernel node(s) NOT profiled: {})", info.launches.graph_nodes_not_profiled,
                info.launches.graph_note);
   if (info.launches.graph_launches)
     fmt::print(", {} graph launch(es) NOT profiled ({})", info.launches.graph_launches, info.launches.graph_note);

@@ -57,6 +57,7 @@ ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collec
   options.launch_skip = collector.launch_skip;
   options.launch_count = collector.launch_count;
   options.device = collector.device;
+  options.replay_graphs = collector.replay_graphs;
   return options;
 }
 

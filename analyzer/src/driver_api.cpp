@@ -36,6 +36,7 @@ const DriverApi& DriverApi::get() {
     resolve(lib, "cuGraphKernelNodeGetParams_v2", a.graph_kernel_node_get_params);
     resolve(lib, "cuFuncGetName", a.func_get_name);
     resolve(lib, "cuKernelGetName", a.kernel_get_name);
+    resolve(lib, "cuGraphLaunch", a.graph_launch);
     return a;
   }();
   return api;

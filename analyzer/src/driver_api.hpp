@@ -25,6 +25,8 @@ struct DriverApi {
   CUresult (*graph_kernel_node_get_params)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS_v2*) = nullptr;
   CUresult (*func_get_name)(const char**, CUfunction) = nullptr;
   CUresult (*kernel_get_name)(const char**, CUkernel) = nullptr;
+  // A graph launch repeated once per profiling pass (kernel_profiler_graph_replay.cpp).
+  CUresult (*graph_launch)(CUgraphExec, CUstream) = nullptr;
 
   // Null members where libcuda or a symbol is missing.
   static const DriverApi& get();

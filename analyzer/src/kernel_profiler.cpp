@@ -5,7 +5,9 @@
 #include <cxxabi.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -30,9 +32,19 @@ std::string demangle(const std::string& mangled) {
 
 using detail::ContextProfiler;
 using detail::GraphKernels;
+using detail::GraphReplay;
 using detail::PendingLaunch;
 
 namespace {
+
+// A demangled name without its parameter list, for a graph profile's name.
+std::string short_name(const std::string& demangled) {
+  const size_t paren = demangled.find('(');
+  return paren == std::string::npos ? demangled : demangled.substr(0, paren);
+}
+
+// Most kernel nodes a profiled graph may have (their names go into its profile).
+constexpr size_t kMaxGraphKernels = 4096;
 
 std::string launch_detail(const PendingLaunch& launch) {
   if (!launch.graph) return "launch " + std::to_string(launch.index) + " (" + launch.name + ")";
@@ -55,6 +67,10 @@ struct KernelProfilingSession::State {
   std::unique_ptr<ContextProfiler> active;
   std::map<CUcontext, std::deque<PendingLaunch>> pending;
   std::map<CUgraphExec, GraphKernels> graphs;  // listed at instantiation
+  std::map<uint32_t, std::shared_ptr<const MetricConfig>> configs;  // by device
+  std::unique_ptr<GraphReplay> replay;  // the graph launch between its ENTER and EXIT callbacks
+  CUcontext replay_ctx = nullptr;
+  std::string replay_off_reason;  // set when a failure turned graph replay off
   long long graph_launch_ordinal = 0;
   SessionStats stats;
   long long matching_seen = 0;
@@ -74,11 +90,19 @@ struct KernelProfilingSession::State {
       active_ctx = nullptr;
     }
     if (!active) {
-      active = std::make_unique<ContextProfiler>(ctx, options.metrics);
+      active = std::make_unique<ContextProfiler>(ctx, config_for(ctx));
       active_ctx = ctx;
       stats.passes = active->config().passes();
     }
     return *active;
+  }
+
+  std::shared_ptr<const MetricConfig> config_for(CUcontext ctx) {
+    uint32_t device = 0;
+    ATOMQ_CUPTI(cuptiGetDeviceId(ctx, &device));
+    auto& config = configs[device];
+    if (!config) config = ContextProfiler::configure(ctx, options.metrics);
+    return config;
   }
 
   ContextProfiler* profiler_if_active(CUcontext ctx) { return active && active_ctx == ctx ? active.get() : nullptr; }
@@ -109,22 +133,10 @@ struct KernelProfilingSession::State {
       ++stats.launches_profiled;
       if (sink) sink(profile);
     }
-    size_t graph_nodes_left = 0;
     for (auto& leftover : queue) {
       if (!leftover.keep) continue;
-      if (leftover.graph) {  // the range profiler gave fewer ranges than the graph has kernel nodes
-        ++graph_nodes_left;
-        continue;
-      }
       ++stats.failed;
       stats.last_error = "no counter data for launch of " + demangle(leftover.name);
-    }
-    if (graph_nodes_left > 0) {
-      stats.graph_nodes_not_profiled += static_cast<long long>(graph_nodes_left);
-      stats.graph_note = "CUPTI's range profiler (kernel replay) gave " + std::to_string(ranges.size()) +
-                         " range(s) for a graph launch of " + std::to_string(ranges.size() + graph_nodes_left) +
-                         " kernel nodes: the first node(s) of each launch were profiled, " +
-                         std::to_string(stats.graph_nodes_not_profiled) + " later kernel node(s) in all were not";
     }
     queue.clear();
   }
@@ -165,27 +177,36 @@ struct KernelProfilingSession::State {
     return cuptiGetDeviceId(ctx, &dev) == CUPTI_SUCCESS && static_cast<int>(dev) == options.device;
   }
 
-  // A graph launch: each of its kernel nodes becomes one range, matched to the nodes listed at
-  // instantiation in their order. Nodes the filters leave out are profiled and dropped.
+  // A graph launch: profiled as one range over all its kernel nodes, the launch repeated once
+  // per pass from a device-memory checkpoint (GraphReplay), or not at all. Never in kernel
+  // replay: CUPTI then makes one range of the first kernel node, and the later nodes' writes
+  // are lost from the program's memory (measured: tests/gpu/targets/graph_app.cu).
   void on_graph_launch(const CUpti_CallbackData* data) {
     if (finished) return;
     CUcontext ctx = data->context;
     if (data->callbackSite != CUPTI_API_ENTER) {
-      ContextProfiler* prof = profiler_if_active(ctx);
-      if (prof == nullptr || pending[ctx].empty()) return;
-      // A graph launch returns before its later nodes have run: every node's range is
-      // complete only once the context is idle.
-      if (const auto sync = DriverApi::get().ctx_synchronize) sync();
-      emit(ctx, *prof);
+      if (replay && replay_ctx == ctx) {
+        std::unique_ptr<GraphReplay> r = std::move(replay);
+        replay_ctx = nullptr;
+        finish_replay(ctx, *r);
+      }
       return;
     }
     const auto* params = static_cast<const cuGraphLaunch_params*>(data->functionParams);
     const auto listed = graphs.find(params->hGraph);
     if (ContextProfiler* prof = profiler_if_active(ctx)) prof->stop();
-    if (listed == graphs.end() || !listed->second.unlisted.empty()) {
+    std::string why_not;
+    if (listed == graphs.end())
+      why_not = "the graph was instantiated before profiling started";
+    else if (!listed->second.unlisted.empty())
+      why_not = listed->second.unlisted;
+    else if (!options.replay_graphs)
+      why_not = replay_off_reason.empty() ? "graph replay is off (--no-graph-replay)" : replay_off_reason;
+    else if (!listed->second.replay_blocker.empty())
+      why_not = "a graph launch cannot be repeated per profiling pass: " + listed->second.replay_blocker;
+    if (!why_not.empty()) {
       ++stats.graph_launches;  // not profiled: why is in the warning below
-      stats.graph_note = listed != graphs.end() ? listed->second.unlisted
-                                                : "the graph was instantiated before profiling started";
+      stats.graph_note = why_not;
       return;
     }
     const long long ordinal = graph_launch_ordinal++;
@@ -201,20 +222,97 @@ struct KernelProfilingSession::State {
       any = any || node.keep;
     }
     if (!any) return;
+    if (!begin_replay(ctx, *params)) {
+      ++stats.graph_launches;
+      return;
+    }
     ++stats.graph_launches_profiled;
-    if (!listed->second.order_certain && stats.graph_note.empty())
-      stats.graph_note = "a graph runs kernel nodes on parallel branches: their ranges were matched to the "
-                         "nodes in dependency order, which the GPU need not keep";
-    ContextProfiler& prof = profiler_for(ctx);
     for (auto& node : nodes) pending[ctx].push_back(std::move(node));
-    prof.start();
+  }
+
+  // Starts profiling the graph launch about to run; false (why in the graph note) when it cannot.
+  bool begin_replay(CUcontext ctx, const cuGraphLaunch_params& params) {
+    active.reset();  // one range profiler object per context at a time
+    active_ctx = nullptr;
+    try {
+      replay = std::make_unique<GraphReplay>(ctx, config_for(ctx), params.hGraph, params.hStream);
+      replay_ctx = ctx;
+      return true;
+    } catch (const std::exception& e) {
+      replay.reset();
+      turn_replay_off(std::string("profiling a graph launch failed to start (") + e.what() + ")");
+      return false;
+    }
+  }
+
+  void turn_replay_off(const std::string& why) {
+    options.replay_graphs = false;
+    replay_off_reason = why + "; graph launches from then on were not profiled";
+    stats.graph_note = replay_off_reason;
+    spdlog::warn("{}", replay_off_reason);
+  }
+
+  // The passes after the program's own graph launch, then its one range as a profile of the
+  // whole launch. A failure turns replay off for the session; this launch's kernel nodes are
+  // counted as not profiled.
+  void finish_replay(CUcontext ctx, GraphReplay& r) {
+    auto& queue = pending[ctx];
+    std::vector<PendingLaunch> nodes(std::make_move_iterator(queue.begin()), std::make_move_iterator(queue.end()));
+    queue.clear();
+    std::vector<std::vector<double>> ranges;
+    try {
+      r.finish();
+      ranges = r.profiler().collect();
+      if (ranges.size() != 1)
+        throw std::runtime_error("the range profiler gave " + std::to_string(ranges.size()) +
+                                 " ranges for one graph launch");
+    } catch (const std::exception& e) {
+      stats.graph_nodes_not_profiled += static_cast<long long>(nodes.size());
+      turn_replay_off(std::string("profiling a graph launch failed (") + e.what() + ")");
+      return;
+    }
+    emit_whole_graph(std::move(nodes), r.profiler(), ranges.front());
+  }
+
+  void emit_whole_graph(std::vector<PendingLaunch> nodes, const ContextProfiler& prof, const std::vector<double>& values) {
+    if (nodes.empty() || std::none_of(nodes.begin(), nodes.end(), [](const PendingLaunch& n) { return n.keep; })) return;
+    PendingLaunch& first = nodes.front();
+    detail::complete_launch_config(first);
+    model::KernelProfile profile;
+    profile.launch = first.launch;  // the first kernel node's: a graph has no one launch shape
+    profile.device = prof.device_info();
+    profile.source = options.source;
+    model::GraphNodeTag tag = *first.graph;
+    if (nodes.size() == 1) {  // the range is the one kernel node's
+      profile.kernel_name = demangle(first.name);
+      if (first.name != detail::kUnknownKernel) profile.symbol = first.name;
+      profile.source_detail = launch_detail(first);
+    } else {
+      std::string names;
+      for (const PendingLaunch& n : nodes) {
+        tag.kernels.push_back(demangle(n.name));
+        names += (names.empty() ? "" : " + ") + short_name(tag.kernels.back());
+      }
+      tag.node = 0;
+      profile.kernel_name = "graph(" + names + ")";
+      profile.source_detail = "graph launch " + std::to_string(tag.graph_launch) + ", one range over its " +
+                              std::to_string(tag.nodes) + " kernel nodes: " + names;
+    }
+    profile.graph = std::move(tag);
+    // SASS-patched counters (smsp__sass_*) read 0 over a user range around a graph launch
+    // where its kernels' direct launches count (measured): left out rather than reported as 0.
+    const auto& metric_names = prof.config().metrics();
+    for (size_t i = 0; i < metric_names.size() && i < values.size(); ++i)
+      if (metric_names[i].rfind("smsp__sass_", 0) != 0) profile.counters[metric_names[i]] = values[i];
+    ++stats.launches_profiled;
+    if (sink) sink(profile);
   }
 
   void on_graph_resource(CUpti_CallbackId id, const CUpti_ResourceData* resource) {
     const auto* graph = static_cast<const CUpti_GraphData*>(resource->resourceDescriptor);
     if (graph == nullptr) return;
     if (id == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED)
-      graphs[graph->graphExec] = detail::list_graph_kernels(graph->graph, ContextProfiler::kMaxRanges);
+      graphs[graph->graphExec] = detail::list_graph_kernels(graph->graph, kMaxGraphKernels);
     else if (id == CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING)
       graphs.erase(graph->graphExec);
   }
@@ -222,6 +320,7 @@ struct KernelProfilingSession::State {
   static void CUPTIAPI callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                 const void* raw) {
     auto* self = static_cast<State*>(user);
+    if (GraphReplay::replaying_on_this_thread()) return;  // atomq's own relaunch of a graph
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       // Disable the profiler while its context still exists.
       const auto* resource = static_cast<const CUpti_ResourceData*>(raw);
@@ -232,6 +331,10 @@ struct KernelProfilingSession::State {
         } catch (...) {
         }
         self->active_ctx = nullptr;
+      }
+      if (self->replay_ctx == resource->context) {
+        self->replay.reset();
+        self->replay_ctx = nullptr;
       }
       return;
     }
@@ -304,6 +407,7 @@ void KernelProfilingSession::finish() {
     cuptiUnsubscribe(state_->subscriber);
     state_->subscriber = nullptr;
   }
+  state_->replay.reset();
   state_->active.reset();  // stops and disables the profiler
 }
 

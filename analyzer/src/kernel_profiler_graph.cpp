@@ -1,6 +1,6 @@
 // The kernel nodes of a CUDA graph, listed when the graph is instantiated, in the order they
-// run: a launch of the executable graph is then profiled node by node (the range profiler
-// makes one range of each kernel node it runs, kernel_profiler.cpp).
+// run, and whether a launch of it may be repeated per profiling pass: a launch of the
+// executable graph names no node (kernel_profiler.cpp profiles it as one range).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -56,20 +56,6 @@ std::vector<size_t> execution_order(const NodeGraph& g) {
   return order;
 }
 
-bool reaches(const NodeGraph& g, size_t from, size_t to) {
-  std::vector<size_t> stack{from};
-  std::vector<bool> seen(g.nodes.size(), false);
-  while (!stack.empty()) {
-    const size_t i = stack.back();
-    stack.pop_back();
-    if (i == to) return true;
-    if (seen[i]) continue;
-    seen[i] = true;
-    for (size_t b : g.next[i]) stack.push_back(b);
-  }
-  return false;
-}
-
 bool kernel_node(const DriverApi& api, CUgraphNode node, PendingLaunch& p) {
   CUDA_KERNEL_NODE_PARAMS_v2 params{};
   if (api.graph_kernel_node_get_params(node, &params) != CUDA_SUCCESS) return false;
@@ -87,6 +73,28 @@ bool kernel_node(const DriverApi& api, CUgraphNode node, PendingLaunch& p) {
                     static_cast<int>(params.blockDimZ)};
   p.launch.shared_mem_bytes_per_block = params.sharedMemBytes;
   return true;
+}
+
+// Nodes a repeated launch may run again without a trace outside device memory: their effect is
+// undone by restoring the context's memory, or the same again.
+std::string replay_blocker(CUgraphNodeType type) {
+  switch (type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+      return "";
+    case CU_GRAPH_NODE_TYPE_HOST:
+      return "it holds a host callback node";
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+      return "it holds an event node";
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+      return "it allocates or frees memory";
+    default:
+      return "it holds a semaphore, memory-operation or other node with effects outside device memory";
+  }
 }
 
 }  // namespace
@@ -108,7 +116,6 @@ GraphKernels list_graph_kernels(CUgraph graph, size_t max_kernels) {
     out.unlisted = "the graph's edges form a cycle";
     return out;
   }
-  std::vector<size_t> kernels;  // node indices, in execution order
   for (size_t i : order) {
     CUgraphNodeType type{};
     if (api.graph_node_get_type(g.nodes[i], &type) != CUDA_SUCCESS) type = CU_GRAPH_NODE_TYPE_EMPTY;
@@ -116,23 +123,23 @@ GraphKernels list_graph_kernels(CUgraph graph, size_t max_kernels) {
       out.unlisted = "the graph holds a child graph or a conditional node";
       return out;
     }
-    if (type != CU_GRAPH_NODE_TYPE_KERNEL) continue;
+    if (type != CU_GRAPH_NODE_TYPE_KERNEL) {
+      if (out.replay_blocker.empty()) out.replay_blocker = replay_blocker(type);
+      continue;
+    }
     PendingLaunch p;
     if (!kernel_node(api, g.nodes[i], p)) {
       out.unlisted = "a kernel node's parameters could not be read";
       return out;
     }
     out.kernels.push_back(std::move(p));
-    kernels.push_back(i);
   }
   if (out.kernels.size() > max_kernels) {
     out.unlisted = "the graph has " + std::to_string(out.kernels.size()) + " kernel nodes, more than the " +
-                   std::to_string(max_kernels) + " one decode holds";
+                   std::to_string(max_kernels) + " atomq lists";
     out.kernels.clear();
     return out;
   }
-  for (size_t k = 0; k + 1 < kernels.size(); ++k)
-    if (!reaches(g, kernels[k], kernels[k + 1])) out.order_certain = false;
   return out;
 }
 

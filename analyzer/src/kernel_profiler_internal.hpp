@@ -18,23 +18,43 @@
 
 namespace atomq::analyzer::detail {
 
-// The CUPTI range profiler of one context, in AutoRange + KernelReplay mode: every kernel
-// launch while it is started becomes one range, replayed once per pass.
+// How the range profiler of one context makes and replays its ranges.
+enum class ReplayMode {
+  kKernel,         // AutoRange + KernelReplay: a range per launch; CUPTI replays each launch once
+                   // per pass, saving and restoring device memory
+  kUserPerLaunch,  // AutoRange + UserReplay: a range per launch; the caller repeats the work
+                   // between start() and stop() until stop() says every pass is submitted
+  kUserOneRange,   // UserRange + UserReplay: a range between push_range() and pop_range(),
+                   // repeated like kUserPerLaunch
+};
+
+// The CUPTI range profiler of one context. A mode is fixed per object: a profiler object that has
+// profiled takes a new range mode, then fails at its first range.
 class ContextProfiler {
  public:
-  ContextProfiler(CUcontext ctx, const std::vector<std::string>& metrics);
+  // `config` may be shared between profilers of one device (building one takes a while).
+  ContextProfiler(CUcontext ctx, std::shared_ptr<const MetricConfig> config,
+                  ReplayMode mode = ReplayMode::kKernel, size_t max_ranges = kMaxRanges);
   ~ContextProfiler();  // stops and disables the profiler
   ContextProfiler(const ContextProfiler&) = delete;
   ContextProfiler& operator=(const ContextProfiler&) = delete;
 
+  // The metric configuration of `ctx`'s device for `metrics`.
+  static std::shared_ptr<const MetricConfig> configure(CUcontext ctx, const std::vector<std::string>& metrics);
+
   void start();  // both do nothing when already in that state
-  void stop();
-  // Most ranges one decode holds: a graph launch's kernel nodes are decoded together.
+  // Whether every pass has been submitted (always, in kernel replay): in user replay the
+  // caller repeats the same work after another start() until it is.
+  bool stop();
+  void push_range(const char* name);  // kUserOneRange only
+  void pop_range();
+  // Most ranges one decode holds by default.
   static constexpr size_t kMaxRanges = 64;
   // Values of every range since the last call, in launch order (one value per metric).
   std::vector<std::vector<double>> collect();
 
   const MetricConfig& config() const { return *config_; }
+  const std::shared_ptr<const MetricConfig>& shared_config() const { return config_; }
   const model::DeviceInfo& device_info() const { return device_info_; }
 
  private:
@@ -43,10 +63,45 @@ class ContextProfiler {
 
   uint32_t device_ = 0;
   model::DeviceInfo device_info_;
-  std::unique_ptr<MetricConfig> config_;
+  std::shared_ptr<const MetricConfig> config_;
+  ReplayMode mode_;
+  size_t max_ranges_;
   CUpti_RangeProfiler_Object* object_ = nullptr;
   std::vector<uint8_t> counter_data_;
   bool running_ = false;
+};
+
+class DeviceCheckpoint;
+
+// A graph launch profiled in user replay as one range over all its kernel nodes: the first
+// pass is the program's own launch; each further pass restores the device memory saved before
+// it and launches the graph again (kernel_profiler_graph_replay.cpp).
+class GraphReplay {
+ public:
+  // Before the program's launch: saves the context's memory (when the metrics take more than
+  // one pass) and starts the first pass. Throws CudaError; nothing has changed then.
+  GraphReplay(CUcontext ctx, std::shared_ptr<const MetricConfig> config, CUgraphExec exec, CUstream stream);
+  ~GraphReplay();
+  GraphReplay(const GraphReplay&) = delete;
+  GraphReplay& operator=(const GraphReplay&) = delete;
+
+  // After the program's launch: runs the other passes. On failure the graph's effect on device
+  // memory is still that of one launch, and it throws.
+  void finish();
+  ContextProfiler& profiler() { return *profiler_; }
+  int passes() const { return passes_; }
+
+  // Whether this thread is relaunching a graph: its own launch callbacks are atomq's, not the program's.
+  static bool replaying_on_this_thread();
+
+ private:
+  void relaunch();
+
+  CUgraphExec exec_;
+  CUstream stream_;
+  std::unique_ptr<ContextProfiler> profiler_;
+  std::unique_ptr<DeviceCheckpoint> checkpoint_;
+  int passes_ = 1;
 };
 
 // The name of a launch whose callback gave no symbol.
@@ -67,7 +122,9 @@ struct PendingLaunch {
 struct GraphKernels {
   std::vector<PendingLaunch> kernels;
   std::string unlisted;        // why its launches cannot be profiled node by node ("": they can)
-  bool order_certain = true;   // false: kernel nodes on parallel branches (their ranges' order assumed)
+  // Why a launch of it cannot be repeated per profiling pass ("": it can): a node whose
+  // effect lies outside the context's memory (host callback, event, semaphore, allocation).
+  std::string replay_blocker;
 };
 
 // Lists `graph`'s kernel nodes when it is instantiated: the program may destroy the graph

@@ -11,8 +11,6 @@ namespace atomq::analyzer::detail {
 
 namespace {
 
-constexpr size_t kMaxRangesPerDecode = ContextProfiler::kMaxRanges;  // a launch, or a graph launch's kernel nodes
-
 model::DeviceInfo describe(uint32_t ordinal, const std::string& chip) {
   model::DeviceInfo d;
   d.chip = chip;
@@ -44,11 +42,19 @@ model::DeviceInfo describe(uint32_t ordinal, const std::string& chip) {
 
 }  // namespace
 
-ContextProfiler::ContextProfiler(CUcontext ctx, const std::vector<std::string>& metrics) {
+std::shared_ptr<const MetricConfig> ContextProfiler::configure(CUcontext ctx, const std::vector<std::string>& metrics) {
+  initialize_profiler_once();
+  uint32_t device = 0;
+  ATOMQ_CUPTI(cuptiGetDeviceId(ctx, &device));
+  return std::make_shared<const MetricConfig>(cupti_chip_name(device), metrics, counter_availability(ctx));
+}
+
+ContextProfiler::ContextProfiler(CUcontext ctx, std::shared_ptr<const MetricConfig> config, ReplayMode mode,
+                                 size_t max_ranges)
+    : config_(std::move(config)), mode_(mode), max_ranges_(max_ranges) {
   initialize_profiler_once();
   ATOMQ_CUPTI(cuptiGetDeviceId(ctx, &device_));
   device_info_ = describe(device_, cupti_chip_name(device_));
-  config_ = std::make_unique<MetricConfig>(device_info_.chip, metrics, counter_availability(ctx));
 
   CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   enable.ctx = ctx;
@@ -60,8 +66,8 @@ ContextProfiler::ContextProfiler(CUcontext ctx, const std::vector<std::string>& 
   size.pRangeProfilerObject = object_;
   size.pMetricNames = names.data();
   size.numMetrics = names.size();
-  size.maxNumOfRanges = kMaxRangesPerDecode;
-  size.maxNumRangeTreeNodes = kMaxRangesPerDecode;
+  size.maxNumOfRanges = max_ranges_;
+  size.maxNumRangeTreeNodes = max_ranges_;
   ATOMQ_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
   counter_data_.resize(size.counterDataSize);
   reset_counter_data();
@@ -75,9 +81,9 @@ void ContextProfiler::set_config() {
   set.pConfig = config_->config_image().data();
   set.counterDataImageSize = counter_data_.size();
   set.pCounterDataImage = counter_data_.data();
-  set.range = CUPTI_AutoRange;
-  set.replayMode = CUPTI_KernelReplay;
-  set.maxRangesPerPass = kMaxRangesPerDecode;
+  set.range = mode_ == ReplayMode::kUserOneRange ? CUPTI_UserRange : CUPTI_AutoRange;
+  set.replayMode = mode_ == ReplayMode::kKernel ? CUPTI_KernelReplay : CUPTI_UserReplay;
+  set.maxRangesPerPass = max_ranges_;
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;
   set.passIndex = 0;
@@ -103,12 +109,26 @@ void ContextProfiler::start() {
   running_ = true;
 }
 
-void ContextProfiler::stop() {
-  if (!running_) return;
+bool ContextProfiler::stop() {
+  if (!running_) return true;
   CUpti_RangeProfiler_Stop_Params p{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   p.pRangeProfilerObject = object_;
   running_ = false;
   ATOMQ_CUPTI(cuptiRangeProfilerStop(&p));
+  return mode_ == ReplayMode::kKernel || p.isAllPassSubmitted != 0;
+}
+
+void ContextProfiler::push_range(const char* name) {
+  CUpti_RangeProfiler_PushRange_Params p{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+  p.pRangeProfilerObject = object_;
+  p.pRangeName = name;
+  ATOMQ_CUPTI(cuptiRangeProfilerPushRange(&p));
+}
+
+void ContextProfiler::pop_range() {
+  CUpti_RangeProfiler_PopRange_Params p{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+  p.pRangeProfilerObject = object_;
+  ATOMQ_CUPTI(cuptiRangeProfilerPopRange(&p));
 }
 
 std::vector<std::vector<double>> ContextProfiler::collect() {

@@ -76,11 +76,18 @@ std::optional<ProcessTag> read_process(const Fields& r, const json& doc) {
 std::optional<GraphNodeTag> read_graph_node(const Fields& r, const json& kernel) {
   const json* graph = r.optional_member(kernel, "kernel", "graph");
   if (graph == nullptr) return std::nullopt;
-  r.only(*graph, "kernel.graph", {"launch", "node", "nodes"});
+  r.only(*graph, "kernel.graph", {"launch", "node", "nodes", "kernels"});
   GraphNodeTag tag;
   tag.graph_launch = r.integer(*graph, "kernel.graph", "launch", 0);
   tag.nodes = static_cast<int>(r.integer(*graph, "kernel.graph", "nodes", 1, kIntMax));
   tag.node = static_cast<int>(r.integer(*graph, "kernel.graph", "node", 0, tag.nodes - 1));
+  if (const json* kernels = r.optional_member(*graph, "kernel.graph", "kernels")) {
+    if (!kernels->is_array() || kernels->size() != static_cast<size_t>(tag.nodes))
+      r.fail("kernel.graph.kernels", "expected an array of the graph's " + std::to_string(tag.nodes) + " kernel names");
+    for (size_t i = 0; i < kernels->size(); ++i)
+      tag.kernels.push_back(r.str((*kernels)[i], "kernel.graph.kernels[" + std::to_string(i) + "]"));
+    if (tag.node != 0) r.fail("kernel.graph.node", "a profile of the whole graph launch has node 0");
+  }
   return tag;
 }
 
@@ -188,8 +195,10 @@ json kernel_profile_to_json(const KernelProfile& p) {
                      {"shared_mem_bytes_per_block", p.launch.shared_mem_bytes_per_block},
                      {"max_active_blocks_per_sm", p.launch.max_active_blocks_per_sm}}}};
   if (!p.symbol.empty()) doc["kernel"]["symbol"] = p.symbol;
-  if (p.graph)
+  if (p.graph) {
     doc["kernel"]["graph"] = {{"launch", p.graph->graph_launch}, {"node", p.graph->node}, {"nodes", p.graph->nodes}};
+    if (!p.graph->kernels.empty()) doc["kernel"]["graph"]["kernels"] = p.graph->kernels;
+  }
   doc["device"] = {{"name", p.device.name},
                    {"chip", p.device.chip},
                    {"compute_capability", p.device.compute_capability()},

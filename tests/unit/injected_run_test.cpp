@@ -82,5 +82,25 @@ TEST_F(SideBySide, AProgramThatCannotStartIsReportedForEveryRun) {
   }
 }
 
+// The parent's options reach the injected library unchanged; graph replay is on unless said off.
+TEST(CollectorOptionsProtocol, GraphReplayTravelsThroughTheEnvironment) {
+  Environment environment;
+  CollectorOptions off;
+  off.replay_graphs = false;
+  off.device = 1;
+  write_collector_options(off, environment);
+  auto lookup = [&environment](const char* name) -> const char* {
+    const auto it = environment.find(name);
+    return it == environment.end() ? nullptr : it->second.c_str();
+  };
+  const CollectorOptions read = read_collector_options(lookup);
+  EXPECT_FALSE(read.replay_graphs);
+  EXPECT_EQ(read.device, 1);
+  environment.erase(env::kGraphReplay);
+  EXPECT_TRUE(read_collector_options(lookup).replay_graphs);
+  write_collector_options(CollectorOptions{}, environment);
+  EXPECT_TRUE(read_collector_options(lookup).replay_graphs);
+}
+
 }  // namespace
 }  // namespace atomq::analyzer

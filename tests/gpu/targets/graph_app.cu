@@ -2,7 +2,9 @@
 // captures the same work (a memset, the two kernels) into a CUDA graph, destroys the graph
 // once instantiated, and launches the executable graph 10 times. Same input each time, so
 // tests/integration/check_graph.py can compare the graph's kernel nodes with the direct
-// launches. Exits 0 when the last result matches a CPU reference.
+// launches. The second kernel accumulates over all 20 launches, so a graph launch that a
+// profiler repeated without restoring memory shows in the result. Exits 0 when the result
+// matches a CPU reference.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -26,7 +28,7 @@ __global__ void graph_histogram(const unsigned int* items, int n, unsigned int* 
 
 __global__ void graph_scale(unsigned int* bins, unsigned int* scaled) {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b < kBins) scaled[b] = 2 * bins[b] + 1;
+  if (b < kBins) scaled[b] += 2 * bins[b] + 1;
 }
 
 namespace {
@@ -51,6 +53,7 @@ int main() {
   CHECK(cudaMalloc(&bins, kBins * sizeof(unsigned int)));
   CHECK(cudaMalloc(&scaled, kBins * sizeof(unsigned int)));
   CHECK(cudaMemcpy(d_items, items.data(), kItems * sizeof(unsigned int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(scaled, 0, kBins * sizeof(unsigned int)));
   cudaStream_t stream;
   CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
@@ -69,11 +72,13 @@ int main() {
 
   std::vector<unsigned int> got(kBins);
   CHECK(cudaMemcpy(got.data(), scaled, kBins * sizeof(unsigned int), cudaMemcpyDeviceToHost));
-  for (int b = 0; b < kBins; ++b)
-    if (got[b] != 2 * expected[b] + 1) {
-      std::fprintf(stderr, "bin %d: %u, expected %u\n", b, got[b], 2 * expected[b] + 1);
+  for (int b = 0; b < kBins; ++b) {
+    const unsigned int want = 2 * kLaunches * (2 * expected[b] + 1);
+    if (got[b] != want) {
+      std::fprintf(stderr, "bin %d: %u, expected %u\n", b, got[b], want);
       return 1;
     }
+  }
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaStreamDestroy(stream));
   std::printf("graph_app: %d direct and %d graph launches, result correct\n", kLaunches, kLaunches);

@@ -97,6 +97,25 @@ TEST(KernelProfile, ProcessGraphAndUuidAreChecked) {
   EXPECT_NE(error_after([](json& d) { d["device"]["uuid"] = "../../etc"; }).find("device.uuid"), std::string::npos);
 }
 
+// A profile of a whole graph launch names its kernel nodes; the names match the node count.
+TEST(KernelProfile, WholeGraphLaunchNamesItsKernels) {
+  KernelProfile p = sample();
+  p.graph = GraphNodeTag{3, 0, 2, {"hist(unsigned int*)", "scale(float*)"}};
+  const KernelProfile q = parse_kernel_profile(serialize_kernel_profile(p), "mem");
+  ASSERT_TRUE(q.graph);
+  EXPECT_EQ(q.graph->kernels, p.graph->kernels);
+  auto graph_with = [](json graph) {
+    return error_after([&](json& d) { d["kernel"]["graph"] = graph; });
+  };
+  EXPECT_EQ(graph_with({{"launch", 0}, {"node", 0}, {"nodes", 2}, {"kernels", {"a", "b"}}}), "");
+  EXPECT_NE(graph_with({{"launch", 0}, {"node", 0}, {"nodes", 2}, {"kernels", {"a"}}}).find("kernel.graph.kernels"),
+            std::string::npos);
+  EXPECT_NE(graph_with({{"launch", 0}, {"node", 1}, {"nodes", 2}, {"kernels", {"a", "b"}}}).find("kernel.graph.node"),
+            std::string::npos);
+  EXPECT_NE(graph_with({{"launch", 0}, {"node", 0}, {"nodes", 1}, {"kernels", {7}}}).find("kernel.graph.kernels[0]"),
+            std::string::npos);
+}
+
 TEST(KernelProfile, SymbolIsOptional) {
   EXPECT_EQ(error_after([](json& d) { d["kernel"].erase("symbol"); }), "");
   EXPECT_NE(error_after([](json& d) { d["kernel"]["symbol"] = 7; }).find("kernel.symbol"), std::string::npos);

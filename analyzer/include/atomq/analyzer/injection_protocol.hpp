@@ -20,6 +20,7 @@ inline constexpr const char* kKernelRegex = "ATOMQ_KERNEL_REGEX";  // the kernel
 inline constexpr const char* kLaunchSkip = "ATOMQ_LAUNCH_SKIP";
 inline constexpr const char* kLaunchCount = "ATOMQ_LAUNCH_COUNT";
 inline constexpr const char* kDevice = "ATOMQ_DEVICE";
+inline constexpr const char* kGraphReplay = "ATOMQ_GRAPH_REPLAY";  // 0: graph launches in kernel replay
 // Set: a per-instruction run of this one kernel (mangled name) instead of the counters.
 inline constexpr const char* kInstructionSymbol = "ATOMQ_INSTRUCTION_SYMBOL";
 inline constexpr const char* kInstructionLaunches = "ATOMQ_INSTRUCTION_LAUNCHES";
@@ -43,6 +44,9 @@ struct CollectorOptions {
   long long launch_skip = 0;    // matching launches to let pass first
   long long launch_count = -1;  // then profile this many (-1: all)
   int device = -1;              // only launches on this device ordinal (-1: all)
+  // Graph launches repeated per pass from a device-memory checkpoint, a range per kernel node;
+  // false: CUPTI's kernel replay, which gives a graph launch one range (its first kernel node).
+  bool replay_graphs = true;
   // Non-empty: collect per-instruction counts of this kernel (mangled name) over its first
   // instruction_launches launches instead of profiling counters.
   std::string instruction_symbol;
@@ -62,6 +66,7 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   environment[env::kLaunchSkip] = std::to_string(options.launch_skip);
   environment[env::kLaunchCount] = std::to_string(options.launch_count);
   environment[env::kDevice] = std::to_string(options.device);
+  environment[env::kGraphReplay] = options.replay_graphs ? "1" : "0";
   if (options.instruction_symbol.empty()) {
     environment.erase(env::kInstructionSymbol);
   } else {
@@ -86,6 +91,7 @@ inline CollectorOptions read_collector_options(
   options.launch_skip = number(env::kLaunchSkip, options.launch_skip);
   options.launch_count = number(env::kLaunchCount, options.launch_count);
   options.device = static_cast<int>(number(env::kDevice, options.device));
+  options.replay_graphs = number(env::kGraphReplay, 1) != 0;
   if (const char* symbol = lookup(env::kInstructionSymbol); symbol && *symbol) options.instruction_symbol = symbol;
   options.instruction_launches = number(env::kInstructionLaunches, options.instruction_launches);
   return options;

@@ -24,6 +24,9 @@ struct ProfilerOptions {
   long long launch_skip = 0;                  // matching launches to let pass first
   long long launch_count = -1;                // then profile this many (-1: all)
   int device = -1;                            // profile only this device ordinal (-1: all)
+  // A graph launch repeated once per pass from a device-memory checkpoint, a range per kernel
+  // node (else kernel replay: one range per graph launch, its first kernel node).
+  bool replay_graphs = true;
   model::CounterSource source = model::CounterSource::kInProcess;
 };
 
@@ -54,6 +57,13 @@ class KernelProfilingSession {
 std::vector<model::KernelProfile> profile_launches(const std::function<void()>& work,
                                                    ProfilerOptions options = {},
                                                    SessionStats* stats = nullptr);
+
+// For work the caller can repeat (its own benchmark launches, whose results it does not read
+// between repeats): runs `work` once per profiling pass in the current context, without saving
+// or restoring device memory, a range per launch; metrics, device and source from `options`
+// (the filters do not apply). Far cheaper than kernel replay. Throws CudaError.
+std::vector<model::KernelProfile> profile_repeatable(const std::function<void()>& work, size_t launches,
+                                                     const ProfilerOptions& options = {});
 
 std::string demangle(const std::string& mangled);
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -56,6 +57,9 @@ struct GraphNodeTag {
   long long graph_launch = 0;  // the process's graph launches, counted from 0
   int node = 0;                // among the graph's kernel nodes, in execution order
   int nodes = 0;               // kernel nodes in the graph
+  // Set when the profile is one range over the whole graph launch (every kernel node, `node`
+  // 0): the kernel nodes' names, in execution order.
+  std::vector<std::string> kernels;
 };
 
 // The profile carries name, chip, compute capability, SM count, warps per SM, the SM clock
