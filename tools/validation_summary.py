@@ -4,8 +4,13 @@ ground truth from the ablation (atomic-bound when removing the atomics or the co
 >= 1.25x), the predicted gain interval of the baseline's what-if that names the fix's change
 (the timings' predicted_by) against the fix's measured gain, and the predicted against the measured time of atomic-bound kernels.
 
-usage: validation_summary.py OUT [--markdown FILE] [--json FILE] [--expectations FILE --provenance TEXT]
+usage: validation_summary.py OUT [--reevaluate BUILD/python [--table TABLE]] [--markdown FILE]
+                             [--json FILE] [--expectations FILE --provenance TEXT]
 Reads OUT/CASE.json (run document) and OUT/CASE.timings.json for every case found in OUT.
+Without --reevaluate it reads the analyses stored in the run documents (the model of the run);
+with it, the atomq Python module found in that folder evaluates every recorded profile again with
+the current model and TABLE (default: the bundled GH100 table of this checkout), so a model change
+shows its effect on recorded runs without a GPU.
 """
 import argparse
 import glob
@@ -15,6 +20,7 @@ import statistics
 import sys
 
 ATOMIC_BOUND_GAIN = 1.25
+BUNDLED_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "calibration", "tables", "GH100.json")
 BOUND_CLASSES = ("severe", "potential")
 
 
@@ -23,13 +29,35 @@ def load(path):
         return json.load(f)
 
 
-def kernel_entries(run):
-    """variant name -> (profile, analysis), from each profile's source detail."""
+class Reevaluator:
+    """The current model, through the atomq Python module: analyses of a run document's profiles."""
+
+    def __init__(self, module_dir, table_path):
+        sys.path.insert(0, os.path.abspath(module_dir))
+        import atomq  # noqa: E402 (the module of the build named on the command line)
+        self.atomq = atomq
+        self.table = atomq.load_table(os.path.abspath(table_path))
+
+    def analyses(self, run_path, run):
+        profiles = self.atomq.read_profiles(run_path)
+        if len(profiles) != len(run["kernels"]):
+            raise SystemExit(f"{run_path}: {len(profiles)} profiles read, {len(run['kernels'])} kernels in the document")
+        out = []
+        for p, k in zip(profiles, run["kernels"]):
+            if p.kernel_name != k["profile"]["kernel"]["name"]:
+                raise SystemExit(f"{run_path}: profile order differs ({p.kernel_name})")
+            out.append(self.atomq.analyze(p, self.table))
+        return out
+
+
+def kernel_entries(run, analyses=None):
+    """variant name -> (profile, analysis), from each profile's source detail; the analyses are
+    the stored ones unless `analyses` (one per kernel, in order) replaces them."""
     out = {}
-    for k in run["kernels"]:
+    for i, k in enumerate(run["kernels"]):
         detail = k["profile"]["source"]["detail"]
         variant = detail.split("--variant ")[-1].strip()
-        out[variant] = (k["profile"], k.get("analysis", {}))
+        out[variant] = (k["profile"], analyses[i] if analyses is not None else k.get("analysis", {}))
     return out
 
 
@@ -52,9 +80,8 @@ def predicted_bound_time_ns(analysis):
     return (analysis.get("utilization") or {}).get("atomic_bound_time_ns")
 
 
-def case_rows(timings, run):
-    ms = {v["name"]: v for v in timings["variants"]}
-    kernels = kernel_entries(run) if run else {}
+def case_rows(timings, run, analyses=None):
+    kernels = kernel_entries(run, analyses) if run else {}
     rows = []
     for v in timings["variants"]:
         if v["role"] not in ("baseline", "sweep_point"):
@@ -141,7 +168,11 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--expectations", help="write the verdicts as tests/fixtures/validation/expectations.json")
     ap.add_argument("--provenance", default="", help="provenance line for --expectations")
+    ap.add_argument("--reevaluate", metavar="MODULE_DIR",
+                    help="evaluate the recorded profiles again with the atomq Python module in this folder (BUILD/python)")
+    ap.add_argument("--table", default=BUNDLED_TABLE, help="service-time table for --reevaluate")
     a = ap.parse_args()
+    reevaluator = Reevaluator(a.reevaluate, a.table) if a.reevaluate else None
     rows, device = [], "-"
     for tpath in sorted(glob.glob(os.path.join(a.out, "*.timings.json"))):
         timings = load(tpath)
@@ -149,9 +180,13 @@ def main():
             continue  # e.g. atomq hist --json beside the cases
         device = timings.get("device", device)
         rpath = tpath.replace(".timings.json", ".json")
-        rows += case_rows(timings, load(rpath) if os.path.exists(rpath) else None)
+        run = load(rpath) if os.path.exists(rpath) else None
+        analyses = reevaluator.analyses(rpath, run) if reevaluator and run else None
+        rows += case_rows(timings, run, analyses)
     stats, text = summary_lines(rows)
-    md = markdown(rows, device) + "\n" + text
+    source = (f"analyses: re-evaluated with the current model (atomq module in {a.reevaluate}, table {os.path.relpath(a.table)})"
+              if reevaluator else "analyses: as stored in the run documents")
+    md = markdown(rows, device) + "\n" + source + "\n\n" + text
     if a.markdown:
         open(a.markdown, "w").write(md)
     if a.json:

@@ -78,7 +78,9 @@ json to_json(const L2Queue& q) {
           {"atomic_bound_time_ns", num(q.atomic_bound_time_ns)},
           {"busy_fraction", num(in.busy_fraction)},
           {"expected_busy_fraction", num(q.expected_busy_fraction)},
-          {"busy_cross_check", q.busy_cross_check}};
+          {"busy_cross_check", q.busy_cross_check},
+          {"request_utilization", num(q.request_utilization)},
+          {"utilization_basis", enum_name(q.utilization_basis)}};
 }
 
 json to_json(const Finding& f) {

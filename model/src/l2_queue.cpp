@@ -129,6 +129,28 @@ void cross_check_busy(L2Queue& q, const L2Cell& cell, const Rules& r) {
       agrees ? "consistent" : "they differ (treat U as approximate)");
 }
 
+// Same-address serialization: updates of one word cannot be pipelined (each waits for the
+// previous one's result), so a slice serving hot words keeps its atomic input active longer per
+// request than the calibrated cell of its spread did. When the busy counter reads more than the
+// cell's busy share at U (beyond the cross-check tolerance), the slice's occupancy is the busy
+// counter over that share, at most 1 (a share of the kernel's time), and U is that.
+void apply_serialization(L2Queue& q, const Rules& r) {
+  const auto& busy = q.inputs.busy_fraction;
+  if (!busy || !q.expected_busy_fraction || q.calibrated_busy_fraction <= 0) return;
+  if (*busy - *q.expected_busy_fraction <= r.l2_busy_cross_check_tolerance) return;
+  const double occupancy = std::min(1.0, *busy / q.calibrated_busy_fraction);
+  if (occupancy <= q.utilization) return;
+  q.utilization = occupancy;
+  q.busy_cycles = occupancy * q.inputs.elapsed_cycles;
+  q.utilization_basis = L2UtilizationBasis::kBusyCounter;
+  q.basis_text += fmt::format(
+      "; the slice's atomic input was active {} of the kernel, above the {} the calibrated cell "
+      "shows at the requests' U {}: same-address updates serialized on their latency, so U is "
+      "the busy counter over the cell's busy share ({}), at most 100%",
+      percent(*busy), percent(*q.expected_busy_fraction), percent(q.request_utilization),
+      percent(q.calibrated_busy_fraction));
+}
+
 void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, const Rules& r) {
   std::string note;
   auto inputs = derive_l2_inputs(profile, s.l2_clock_mhz, note);
@@ -164,12 +186,14 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
     q.one_address_cycles = one->cycles_per_request;
   q.busy_cycles = in.requests_hottest_slice * q.service_cycles;
   q.utilization = in.elapsed_cycles > 0 ? q.busy_cycles / in.elapsed_cycles : 0.0;
+  q.request_utilization = q.utilization;
+  q.basis_text = in.requests > 0 ? basis_in_words(q) : "no global atomics reached L2";
+  cross_check_busy(q, *choice.cell, r);
+  apply_serialization(q, r);
   if (in.duration_ns)
     q.atomic_bound_time_ns = *in.duration_ns * q.utilization;
   else if (s.l2_clock_mhz > 0)
     q.atomic_bound_time_ns = q.busy_cycles / s.l2_clock_mhz * 1000.0;
-  q.basis_text = in.requests > 0 ? basis_in_words(q) : "no global atomics reached L2";
-  cross_check_busy(q, *choice.cell, r);
   q.utilization_class = classify(q.utilization, r);
   q.evaluated = true;
 }

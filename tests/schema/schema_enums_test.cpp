@@ -50,7 +50,8 @@ std::map<std::string, std::vector<std::string>> cpp_tables() {
           {"finding_kind", names<FindingKind>()},
           {"counter_source", names<CounterSource>()},
           {"site_unit", names<SiteUnit>()},
-          {"l2_service_basis", names<L2ServiceBasis>()}};
+          {"l2_service_basis", names<L2ServiceBasis>()},
+          {"l2_utilization_basis", names<L2UtilizationBasis>()}};
 }
 
 TEST(SchemaEnums, CommonDefinitionsMatchTheCppTables) {

@@ -308,5 +308,61 @@ TEST_F(L2Queue, AbsurdSliceRatioLeavesTheSliceCountUnknown) {
   EXPECT_EQ(bad->slices, 0);
 }
 
+// Same-address serialization (docs/model.md, "The L2 queue"): the 1024-address float add taking
+// twice as long, so that its requests give U 46%; the slice's busy counter reads more than the
+// calibrated cell (busy share 0.85) shows at that U.
+KernelProfile twice_as_long(KernelProfile p) {
+  for (const char* name : {metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum, metric::kDurationNs})
+    p.counters[name] *= 2;
+  return p;
+}
+
+KernelProfile with_busy(KernelProfile p, double busy_fraction) {
+  p.counters[metric::kL2AtomicBusyMax] = busy_fraction * p.counters.at(metric::kL2CyclesElapsedMax);
+  return p;
+}
+
+TEST_F(L2Queue, BusyCounterAboveTheCalibratedShareMeansSameAddressSerialization) {
+  const KernelProfile base = twice_as_long(scatter_add(false));
+  const KernelAnalysis by_requests = analyze(with_busy(base, 0.0), model);
+  ASSERT_TRUE(by_requests.l2.evaluated);
+  const double u_requests = by_requests.l2.utilization;
+  ASSERT_LT(u_requests, 0.70) << "the test needs a request U below the potential mark";
+  EXPECT_EQ(by_requests.l2.utilization_basis, L2UtilizationBasis::kRequests);
+
+  const double busy = 0.85 * u_requests + 0.25;  // beyond the 0.15 cross-check tolerance
+  const KernelAnalysis a = analyze(with_busy(base, busy), model);
+  EXPECT_EQ(a.l2.utilization_basis, L2UtilizationBasis::kBusyCounter);
+  EXPECT_NEAR(a.l2.request_utilization, u_requests, 1e-12);
+  EXPECT_NEAR(a.l2.utilization, busy / 0.85, 1e-9);
+  EXPECT_NEAR(a.l2.busy_cycles, a.l2.utilization * a.l2.inputs.elapsed_cycles, 1e-3);
+  ASSERT_TRUE(a.l2.atomic_bound_time_ns);
+  EXPECT_NEAR(*a.l2.atomic_bound_time_ns, 2 * 1.47e6 * busy / 0.85, 1e-3);
+  EXPECT_EQ(a.l2.utilization_class, classify(busy / 0.85, default_rules()));
+  EXPECT_NE(a.l2.basis_text.find("serialized"), std::string::npos) << a.l2.basis_text;
+}
+
+TEST_F(L2Queue, SerializationUtilizationIsAtMostOne) {
+  const KernelAnalysis a = analyze(with_busy(scatter_add(false), 0.97), model);
+  EXPECT_EQ(a.l2.utilization_basis, L2UtilizationBasis::kBusyCounter);
+  EXPECT_DOUBLE_EQ(a.l2.utilization, 1.0) << "0.97 / 0.85 is above 1: a share of time is not";
+  EXPECT_EQ(a.l2.utilization_class, UtilizationClass::kSevere);
+}
+
+TEST_F(L2Queue, BusyCounterWithinTheToleranceKeepsTheRequestsU) {
+  const KernelProfile base = twice_as_long(scatter_add(false));
+  const double u_requests = analyze(with_busy(base, 0.0), model).l2.utilization;
+  const KernelAnalysis a = analyze(with_busy(base, 0.85 * u_requests + 0.10), model);
+  EXPECT_EQ(a.l2.utilization_basis, L2UtilizationBasis::kRequests);
+  EXPECT_NEAR(a.l2.utilization, u_requests, 1e-12);
+}
+
+// A hot address whose busy counter under-reads (float adds, share 0.33) keeps the requests' U.
+TEST_F(L2Queue, UnderReadingBusyCounterDoesNotLowerU) {
+  const KernelAnalysis a = analyze(scatter_add(true), model);
+  EXPECT_EQ(a.l2.utilization_basis, L2UtilizationBasis::kRequests);
+  EXPECT_NEAR(a.l2.utilization, a.l2.request_utilization, 1e-12);
+}
+
 }  // namespace
 }  // namespace atomq::model

@@ -30,6 +30,14 @@ constexpr std::array<EnumName<L2ServiceBasis>, 3> enum_names(L2ServiceBasis) {
            {L2ServiceBasis::kSpread, "spread"}}};
 }
 
+// Where the hottest slice's U comes from: requests x S, or (same-address serialization) the
+// busy counter over the calibrated cell's busy share.
+enum class L2UtilizationBasis { kRequests, kBusyCounter };
+
+constexpr std::array<EnumName<L2UtilizationBasis>, 2> enum_names(L2UtilizationBasis) {
+  return {{{L2UtilizationBasis::kRequests, "requests"}, {L2UtilizationBasis::kBusyCounter, "busy_counter"}}};
+}
+
 // The L2 counters of one kernel, as the queue reads them.
 struct L2Inputs {
   double requests = 0;                // atom + red requests, all slices
@@ -75,7 +83,9 @@ struct L2Queue {
   double service_cycles = 0;          // S: L2 cycles per request at the hottest slice
   double one_address_cycles = 0;      // calibrated same-address S of the op
   double addresses_of_spread = 0;     // distinct words of the calibrated cell used
-  double utilization = 0;             // hottest slice: requests x S / elapsed
+  double utilization = 0;             // hottest slice: requests x S / elapsed (or serialization)
+  double request_utilization = 0;     // requests x S / elapsed
+  L2UtilizationBasis utilization_basis = L2UtilizationBasis::kRequests;
   double busy_cycles = 0;             // requests at the hottest slice x S
   std::optional<double> atomic_bound_time_ns;
   double calibrated_busy_fraction = 0;           // the saturated cell's busy counter share
