@@ -199,6 +199,21 @@ TEST(ReportMarkdown, PlainTablesWithEveryKernelAndItsClass) {
   EXPECT_EQ(std::regex_search(md, std::regex("<(table|div|br|p|span)[ >]")), false);
 }
 
+// A graph launch profiled as one range says so where the kernel is shown and in the runs list.
+TEST(ReportMarkdown, WholeGraphProfilesAndGraphLaunchCountsAreNamed) {
+  ReportRequest request = recorded_request();
+  auto& run = request.runs.front();
+  run.profiles.front().graph = model::GraphNodeTag{4, 0, 2, {"hist(int*)", "scale(int*)"}};
+  run.info.launches.graph_launches_profiled = 10;
+  run.info.launches.graph_launches = 2;
+  run.info.launches.graph_note = "a graph launch cannot be repeated per profiling pass: it holds a host callback node";
+  const std::string md = render_markdown(build_report(request));
+  EXPECT_NE(md.find("CUDA graph launch 4, one range over its 2 kernel nodes"), std::string::npos);
+  EXPECT_NE(md.find("10 CUDA graph launch(es) profiled, each as one range over all its kernel nodes"), std::string::npos);
+  EXPECT_NE(md.find("2 graph launch(es) and 0 kernel node(s) NOT profiled: a graph launch cannot be repeated"),
+            std::string::npos);
+}
+
 TEST(ReportFormat, FollowsTheFileName) {
   EXPECT_EQ(report_format_for_path("out/R.HTML"), ReportFormat::kHtml);
   EXPECT_EQ(report_format_for_path("r.md"), ReportFormat::kMarkdown);

@@ -237,6 +237,13 @@ Report build_report(const ReportRequest& request) {
       std::string line = run.label + ": " + run.info.command + " (" + (run.info.source.empty() ? "unknown source" : run.info.source);
       if (!run.info.atomq_commit.empty()) line += ", recorded by atomq " + run.info.atomq_version + " " + run.info.atomq_commit;
       line += runs == &request.baseline_runs ? ", baseline)" : ")";
+      const auto& l = run.info.launches;
+      if (l.graph_launches_profiled > 0)
+        line += fmt::format("; {} CUDA graph launch(es) profiled, each as one range over all its kernel nodes",
+                            l.graph_launches_profiled);
+      if (l.graph_launches > 0 || l.graph_nodes_not_profiled > 0)
+        line += fmt::format("; {} graph launch(es) and {} kernel node(s) NOT profiled: {}", l.graph_launches,
+                            l.graph_nodes_not_profiled, l.graph_note);
       report.runs.push_back(line);
     }
 

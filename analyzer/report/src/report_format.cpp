@@ -93,6 +93,13 @@ std::string launch_summary(const model::KernelProfile& p) {
   if (!p.device.name.empty()) s += ", " + p.device.name;
   if (p.device.sm_count > 0) s += fmt::format(" ({} SMs)", p.device.sm_count);
   if (p.shared_atomic_variant) s += ", shared atomics " + std::string(*p.shared_atomic_variant == OpVariant::kPopcInc ? "ATOMS.POPC.INC" : "ATOMS.ADD");
+  if (p.graph && !p.graph->kernels.empty())
+    s += fmt::format("; CUDA graph launch {}, one range over its {} kernel nodes (the grid is the first node's; "
+                     "the time includes the gaps between nodes, so U is a lower bound; no SASS-patched counters)",
+                     p.graph->graph_launch, p.graph->nodes);
+  else if (p.graph)
+    s += fmt::format("; CUDA graph launch {}, kernel node {} of {}", p.graph->graph_launch, p.graph->node + 1,
+                     p.graph->nodes);
   return s;
 }
 
