@@ -32,7 +32,7 @@ json to_json(const GainInterval& g) {
 }
 
 json to_json(const WhatIf& w) {
-  return {{"change", w.change},
+  json j = {{"change", w.change},
           {"interval", to_json(w.interval)},
           {"queue_length", num(w.queue_length)},
           {"active_lanes", num(w.active_lanes)},
@@ -46,6 +46,8 @@ json to_json(const WhatIf& w) {
           {"speedup", num(w.speedup)},
           {"outside_calibrated_range", w.outside_calibrated_range},
           {"basis", w.basis}};
+  if (w.least_change_time_ns) j["least_change_time_ns"] = num(w.least_change_time_ns);
+  return j;
 }
 
 // The L2 queue: utilization of the hottest slice, why that service time, the op and where it

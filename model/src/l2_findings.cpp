@@ -3,6 +3,8 @@
 // traffic) with its what-ifs. Idle or unbusy slices get none.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "findings.hpp"
 #include "l2_what_if.hpp"
 
@@ -58,6 +60,31 @@ struct CauseText {
   std::string title;
   std::string recommendation;
 };
+
+CauseText cause_text(const KernelAnalysis& a, bool privatized);
+
+// A global CAS spin lock, or CAS-heavy traffic elsewhere: what to change about the CASes.
+std::optional<CauseText> cas_text(const KernelAnalysis& a, const KernelProfile& p, const Rules& r) {
+  const L2Inputs& in = a.l2.inputs;
+  if (looks_like_spin_lock(a, p, r))
+    return CauseText{FindingKind::kL2HotAddress,
+                     fmt::format("A global CAS spin lock serializes at one L2 slice: {:.3g} CAS requests, {} of "
+                                 "the requests at one slice, the slice at {}", in.cas_requests,
+                                 percent(in.hottest_share), percent(a.l2.utilization)),
+                     "Every waiting warp's atomicCAS on the lock goes to its slice, and the lock passes "
+                     "from one holder to the next one at a time. Replace the lock by native atomics "
+                     "(atomicAdd / atomicMax per field, after a warp reduction); where a lock is needed, "
+                     "spin on a plain load before the CAS and back off with __nanosleep."};
+  if (in.cas_requests > 0 && in.cas_share >= r.cas_heavy_min_c) {
+    CauseText t = cause_text(a, false);
+    t.recommendation += fmt::format(
+        " {} of the L2 atomics are CAS: where a CAS can fail (an occupied hash slot, a word another "
+        "thread changed), read the word with a plain load first and CAS only where the compare can "
+        "succeed.", percent(in.cas_share));
+    return t;
+  }
+  return std::nullopt;
+}
 
 CauseText cause_text(const KernelAnalysis& a, bool privatized) {
   const L2Queue& q = a.l2;
@@ -117,7 +144,8 @@ void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const Serv
   const L2Queue& q = a.l2;
   if (!q.evaluated || q.utilization < r.potential_utilization) return;
   const bool privatized = looks_privatized(a, profile, r);
-  CauseText text = cause_text(a, privatized);
+  const std::optional<CauseText> cas = privatized ? std::nullopt : cas_text(a, profile, r);
+  CauseText text = cas ? *cas : cause_text(a, privatized);
   Finding f;
   f.kind = text.kind;
   f.title = std::move(text.title);

@@ -20,12 +20,7 @@ constexpr double kMinimumGain = 1.05;  // a what-if below this is no advice
 // Expected largest bank load of 32 lanes on random words of 32 banks (balls into bins).
 constexpr double kRandomLanesBankConflict = 3.5;
 
-struct TimeSplit {
-  double time_ns = 0;
-  double ns_per_l2_cycle = 0;
-  double other_ns = 0;  // the non-atomic work
-  std::string other_basis;
-};
+}  // namespace
 
 std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile& p) {
   const L2Inputs& in = a.l2.inputs;
@@ -43,6 +38,7 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
     share_source = "busy counter / calibrated busy share";
   }
   const double l2_busy_ns = std::min(1.0, l2_share) * t.time_ns;
+  t.l2_busy_ns = l2_busy_ns;
   t.other_ns = std::max(0.0, t.time_ns - l2_busy_ns);
   t.other_basis = fmt::format("non-atomic work {:.1f} us (duration {:.1f} us - hottest slice busy "
                               "{:.1f} us, from {})", t.other_ns / 1e3, t.time_ns / 1e3,
@@ -77,6 +73,8 @@ WhatIf predicted(const TimeSplit& t, std::string change, double requests, double
                         l2_ns / 1e3, time_ns / 1e3);
   return w;
 }
+
+namespace {
 
 double resident_blocks_per_sm(const KernelProfile& p) {
   if (p.launch.max_active_blocks_per_sm > 0) return p.launch.max_active_blocks_per_sm;
@@ -229,7 +227,10 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
   std::vector<std::optional<WhatIf>> candidates = {
       aggregate_in_warp(a, *t),
       privatized ? fewer_blocks(a, p, *t) : privatize(a, p, m, *t, details),
-      spread_copies(a, r, *t)};
+      privatized ? std::nullopt : aggregate_hot_lanes(a, p, *t),
+      spread_copies(a, r, *t),
+      load_before_cas(a, p, r, *t, details),
+      lock_free(a, p, r, *t)};
   if (privatized)
     details.push_back("already privatized (shared atomics, few L2 requests per block): no "
                       "privatization proposed");

@@ -42,7 +42,8 @@ CaseEntry hash_case(const std::string& name, double load, double power, const st
            fmt::format("{} distinct keys in {} slots (load {}), each inserted once plus {} {} repeats, seed 1301",
                        distinct, kHashCapacity, load, distinct, keys),
            {{"cas_probe", R::kBaseline, "atomicCAS claims a slot, atomicAdd its count", ""},
-            {"load_then_cas", R::kFix, "probe with plain loads, atomicCAS only on an empty slot", "cas_probe", ""},
+            {"load_then_cas", R::kFix, "probe with plain loads, atomicCAS only on an empty slot", "cas_probe",
+             "load before CAS"},
             {"no_atomics", R::kAblation, "plain store at the home slot", "cas_probe"}}},
           [=] { return make_hash_workload(hash_insert_stream(distinct, power, 1301), kHashCapacity); }};
 }
@@ -106,7 +107,7 @@ std::vector<CaseEntry> make_entries() {
   e.push_back({{"spin_lock_counter", "a (sum, count) counter guarded by a global CAS spin lock",
                 fmt::format("{} values uniform in [0, 1000), seed 1206; one lane per warp takes the lock", kLockValues),
                 {{"global_spin_lock", R::kBaseline, "acquire, add the warp's sum and count, release", ""},
-                 {"lock_free_atomics", R::kFix, "one atomicAdd per field and warp", "global_spin_lock", ""},
+                 {"lock_free_atomics", R::kFix, "one atomicAdd per field and warp", "global_spin_lock", "lock-free"},
                  {"lock_per_warp", R::kAblation, "each warp its own lock and counter (no contention)",
                   "global_spin_lock"}}},
                [] { return make_lock_workload(uniform_values(kLockValues, 1000, 1206)); }});

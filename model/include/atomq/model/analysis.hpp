@@ -98,6 +98,10 @@ struct WhatIf {
   double speedup = 1.0;                  // current / predicted time
   bool outside_calibrated_range = false;
   std::string basis;                     // how the prediction was made, in words (L2 what-ifs)
+  // The kernel time (no overlap) of the least change the counters allow, where they bound the
+  // change only from both sides (e.g. the share of CASes that fail): the interval's low end is
+  // taken from it, its high end from predicted_time_ns (the largest change).
+  std::optional<double> least_change_time_ns;
   GainInterval interval;                 // speedup is interval.high where the interval is evaluated
 };
 
