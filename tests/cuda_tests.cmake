@@ -60,6 +60,13 @@ add_test(NAME integration.analyze_graph
           ${ATOMQ_CLI} $<TARGET_FILE:graph_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/graph)
 set_tests_properties(integration.analyze_graph PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
 
+# A third-party program: PyTorch replaying a CUDA graph with scatter_add_ (GPU, PyTorch).
+add_test(NAME integration.analyze_torch_graph
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_torch_graph.py
+          ${ATOMQ_CLI} ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/torch_graph.py
+          ${CMAKE_CURRENT_BINARY_DIR}/integration_work/torch_graph)
+set_tests_properties(integration.analyze_torch_graph PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
+
 # Two workers started by a launcher, one GPU each where there are two: one merged run (GPU).
 add_executable(rank_app gpu/targets/rank_app.cu)
 target_link_libraries(rank_app PRIVATE CUDA::cudart_static)

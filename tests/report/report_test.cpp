@@ -45,6 +45,11 @@ TEST(ShortKernelName, DropsReturnTypeNamespacesTemplatesAndParameters) {
   EXPECT_EQ(short_kernel_name("add_conflict32(unsigned int*)"), "add_conflict32");
   EXPECT_EQ(short_kernel_name("(anonymous namespace)::k<std::pair<int, int>>(int)"), "k");
   EXPECT_EQ(short_kernel_name("plain"), "plain");
+  // A whole graph launch: every kernel node shortened.
+  EXPECT_EQ(short_kernel_name("graph(void at::native::fill_kernel<4, float> + at::native::scatter_kernel(int) + "
+                              "mul(float*))"),
+            "graph(fill_kernel+scatter_kernel+mul)");
+  EXPECT_EQ(short_kernel_name("graph(int*)"), "graph");  // a kernel that is called graph
 }
 
 // Where in the code: the busiest site first, the compiler's aggregation and CAS loops named.

@@ -203,6 +203,18 @@ std::string normalized_kernel_name(const std::string& full_name) {
 }
 
 std::string short_kernel_name(const std::string& full_name) {
+  // A whole graph launch's profile, "graph(A + B)" (docs/analyzer.md): each kernel shortened.
+  const std::string graph = "graph(", separator = " + ";
+  if (full_name.rfind(graph, 0) == 0 && full_name.back() == ')' && full_name.find(separator) != std::string::npos) {
+    const std::string inner = full_name.substr(graph.size(), full_name.size() - graph.size() - 1);
+    std::string out;
+    for (size_t from = 0; from <= inner.size();) {
+      const size_t at = std::min(inner.find(separator, from), inner.size());
+      out += (out.empty() ? "" : "+") + short_kernel_name(inner.substr(from, at - from));
+      from = at + separator.size();
+    }
+    return graph + out + ")";
+  }
   std::string name = strip_template_arguments(full_name);
   const std::string anonymous = "(anonymous namespace)::";
   for (auto pos = name.find(anonymous); pos != std::string::npos; pos = name.find(anonymous))
