@@ -22,8 +22,8 @@ struct SessionStats {
   long long launches_profiled = 0;
   long long launches_filtered = 0;   // name filter, skip or count limit
   long long graph_launches = 0;      // graph launches whose kernels were not profiled (graph_note says why)
-  long long graph_launches_profiled = 0;  // graph launches profiled kernel node by kernel node
-  long long graph_nodes_not_profiled = 0;  // kernel nodes of profiled graph launches the profiler gave no range
+  long long graph_launches_profiled = 0;  // graph launches profiled, each as one range over its kernel nodes
+  long long graph_nodes_not_profiled = 0;  // kernel nodes of graph launches whose profiling failed midway
   long long captured_launches = 0;   // launches captured into graphs (they run when a graph is launched)
   std::string graph_note;            // why graph launches were not profiled, or an assumption made
   long long failed = 0;              // profiling errors (the launch itself still ran)
