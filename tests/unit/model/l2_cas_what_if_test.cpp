@@ -6,30 +6,18 @@
 #include <cmath>
 
 #include "atomq/model/analysis.hpp"
-#include "l2_fixture.hpp"
-#include "model_fixture.hpp"
+#include "l2_analysis_fixture.hpp"
 
 namespace atomq::model {
 namespace {
 
+using test::kL2ClockMhz;
 using test::L2Spec;
-constexpr double kL2ClockMhz = 1980;
-
-const WhatIf* what_if_starting(const KernelAnalysis& a, const std::string& prefix) {
-  for (const Finding& f : a.findings)
-    for (const WhatIf& w : f.what_ifs)
-      if (w.change.rfind(prefix, 0) == 0) return &w;
-  return nullptr;
-}
+using test::what_if_starting;
 
 class L2CasWhatIf : public ::testing::Test {
  protected:
-  static calibration::ServiceTable table_with_l2() {
-    calibration::ServiceTable t = test::make_h200_like_table();
-    t.l2 = test::make_synthetic_l2_section();
-    return t;
-  }
-  ServiceTimeModel model{table_with_l2()};
+  ServiceTimeModel model{test::make_h200_like_table_with_l2()};
 
   static KernelProfile global_only(double duration_ns, const L2Spec& l2) {
     KernelProfile p = test::make_profile(test::ProfileSpec{});

@@ -8,34 +8,23 @@
 
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/analysis_json.hpp"
-#include "l2_fixture.hpp"
-#include "model_fixture.hpp"
+#include "l2_analysis_fixture.hpp"
 
 namespace atomq::model {
 namespace {
 
+using test::kL2ClockMhz;
 using test::L2Spec;
-constexpr double kL2ClockMhz = 1980;
+using test::what_if_starting;
 
 bool has_l2_finding(const KernelAnalysis& a) {
   return a.has(FindingKind::kL2HotAddress) || a.has(FindingKind::kL2HotSlice) ||
          a.has(FindingKind::kL2Throughput);
 }
 
-const WhatIf* what_if_starting(const Finding& f, const std::string& prefix) {
-  for (const WhatIf& w : f.what_ifs)
-    if (w.change.rfind(prefix, 0) == 0) return &w;
-  return nullptr;
-}
-
 class L2Queue : public ::testing::Test {
  protected:
-  static calibration::ServiceTable table_with_l2() {
-    calibration::ServiceTable t = test::make_h200_like_table();
-    t.l2 = test::make_synthetic_l2_section();
-    return t;
-  }
-  ServiceTimeModel model{table_with_l2()};
+  ServiceTimeModel model{test::make_h200_like_table_with_l2()};
 
   // A kernel whose atomics are all global: the shared unit idle.
   static KernelProfile global_only(const std::string& name, double duration_ns, const L2Spec& l2) {
