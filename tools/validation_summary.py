@@ -75,6 +75,9 @@ def best_interval(analysis, word=None):
 
 
 def predicted_bound_time_ns(analysis):
+    seq = analysis.get("units_in_sequence") or {}
+    if seq.get("sets_class"):
+        return seq.get("atomic_bound_time_ns")
     if analysis.get("binding_unit") == "l2_atomic_unit":
         return (analysis.get("l2") or {}).get("atomic_bound_time_ns")
     return (analysis.get("utilization") or {}).get("atomic_bound_time_ns")

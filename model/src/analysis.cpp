@@ -118,8 +118,9 @@ void assess_boundness(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
     b.cas_lane_ops_per_update = in.cas * in.active_lanes / *in.useful_updates;
 }
 
-// The shared unit's class, then the kernel's: the worse of the two units, and which binds.
-void bind_units(KernelAnalysis& a) {
+// The shared unit's class, then the kernel's: the worse of the two units (or of the two in
+// sequence, units_in_sequence.cpp), and which binds.
+void bind_units(KernelAnalysis& a, const KernelProfile& profile, const Rules& r) {
   const double shared_u = a.evaluated ? a.utilization.mean : 0.0;
   a.utilization_class = a.shared_unit_class;
   a.binding_unit = more_bound(a.shared_unit_class, UtilizationClass::kNotAtomicBound)
@@ -133,6 +134,14 @@ void bind_units(KernelAnalysis& a) {
     a.utilization_class = l2;
     a.binding_unit = BindingUnit::kL2AtomicUnit;
   }
+  a.units_in_sequence = detail::units_in_sequence(a, profile, r);
+  UnitsInSequence& seq = a.units_in_sequence;
+  if (!seq.evaluated || !more_bound(seq.utilization_class, a.utilization_class)) return;
+  seq.sets_class = true;
+  a.notes.push_back(fmt::format("class {} from the two units in sequence: {}", enum_name(seq.utilization_class),
+                                seq.basis));
+  a.utilization_class = seq.utilization_class;
+  a.binding_unit = a.l2.utilization > shared_u ? BindingUnit::kL2AtomicUnit : BindingUnit::kSharedAtomicUnit;
 }
 
 // The shared unit evaluated on the counters; false when it cannot be (insufficient data).
@@ -184,7 +193,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   if (profile.instructions) a.sites = atomic_sites(*profile.instructions);
   if (shared_ok && !idle_shared_unit) raise_class_for_cas_retry(a, r);
   if (!a.l2.evaluated) a.notes.push_back(a.l2.not_evaluated_reason);
-  bind_units(a);
+  bind_units(a, profile, r);
   if (idle_shared_unit)
     detail::add_idle_shared_unit_findings(a);
   else if (shared_ok)

@@ -171,6 +171,13 @@ json analysis_json(const KernelAnalysis& a) {
                       {"verdict", a.boundness.verdict},
                       {"cas_lane_ops_per_update", num(a.boundness.cas_lane_ops_per_update)}};
   doc["l2"] = to_json(a.l2);
+  const UnitsInSequence& seq = a.units_in_sequence;
+  doc["units_in_sequence"] = {{"evaluated", seq.evaluated},
+                              {"utilization", num(seq.utilization)},
+                              {"class", enum_name(seq.utilization_class)},
+                              {"atomic_bound_time_ns", num(seq.atomic_bound_time_ns)},
+                              {"basis", seq.basis},
+                              {"sets_class", seq.sets_class}};
   json sites = json::array();
   for (const AtomicSite& s : a.sites) sites.push_back(to_json(s));
   doc["sites"] = sites;

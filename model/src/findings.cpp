@@ -41,6 +41,10 @@ Finding core_finding(const KernelAnalysis& a, FindingKind kind, std::string titl
 // The class statement: always the first finding of an evaluated kernel; it names the unit
 // that binds (the L2 slices' headline comes from l2_findings.cpp).
 void add_utilization_finding(KernelAnalysis& a) {
+  if (a.units_in_sequence.sets_class) {
+    a.findings.push_back(units_in_sequence_finding(a));
+    return;
+  }
   if (a.binding_unit == BindingUnit::kL2AtomicUnit) {
     a.findings.push_back(l2_utilization_finding(a));
     return;

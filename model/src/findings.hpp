@@ -38,6 +38,12 @@ UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r);
 // The cas_retry finding with its what-if (cas_retry.cpp); nothing without a retrying site.
 void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);
 
+// The two units in sequence (units_in_sequence.cpp); not evaluated unless the kernel privatizes,
+// uses both units and runs in one wave of blocks.
+UnitsInSequence units_in_sequence(const KernelAnalysis& a, const KernelProfile& p, const Rules& r);
+// The headline when the sequence sets the kernel's class (UnitsInSequence::sets_class).
+Finding units_in_sequence_finding(const KernelAnalysis& a);
+
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.
 void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);

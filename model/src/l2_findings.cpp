@@ -142,7 +142,7 @@ Finding l2_utilization_finding(const KernelAnalysis& a) {
 void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
                      const Rules& r) {
   const L2Queue& q = a.l2;
-  if (!q.evaluated || q.utilization < r.potential_utilization) return;
+  if (!q.evaluated || q.utilization < r.l2_potential_utilization) return;
   const bool privatized = looks_privatized(a, profile, r);
   const std::optional<CauseText> cas = privatized ? std::nullopt : cas_text(a, profile, r);
   CauseText text = cas ? *cas : cause_text(a, privatized);

@@ -194,7 +194,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
     q.atomic_bound_time_ns = *in.duration_ns * q.utilization;
   else if (s.l2_clock_mhz > 0)
     q.atomic_bound_time_ns = q.busy_cycles / s.l2_clock_mhz * 1000.0;
-  q.utilization_class = classify(q.utilization, r);
+  q.utilization_class = classify_l2(q.utilization, r);
   q.evaluated = true;
 }
 

@@ -327,7 +327,7 @@ TEST_F(L2Queue, BusyCounterAboveTheCalibratedShareMeansSameAddressSerialization)
   EXPECT_NEAR(a.l2.busy_cycles, a.l2.utilization * a.l2.inputs.elapsed_cycles, 1e-3);
   ASSERT_TRUE(a.l2.atomic_bound_time_ns);
   EXPECT_NEAR(*a.l2.atomic_bound_time_ns, 2 * 1.47e6 * busy / 0.85, 1e-3);
-  EXPECT_EQ(a.l2.utilization_class, classify(busy / 0.85, default_rules()));
+  EXPECT_EQ(a.l2.utilization_class, classify_l2(busy / 0.85, default_rules()));
   EXPECT_NE(a.l2.basis_text.find("serialized"), std::string::npos) << a.l2.basis_text;
 }
 

@@ -31,7 +31,8 @@ TEST(Rules, BadOverridesAreRejectedWithTheKey) {
   EXPECT_NE(apply_rules_json(R"({"potential_utilization": 0.95})", r).find("potential"),
             std::string::npos);
   EXPECT_NE(apply_rules_json("[", r), "");
-  EXPECT_DOUBLE_EQ(r.potential_utilization, 0.70);  // unchanged after errors
+  EXPECT_DOUBLE_EQ(r.potential_utilization, default_rules().potential_utilization);  // unchanged after errors
+  EXPECT_NE(apply_rules_json(R"({"l2_potential_utilization": 0.95})", r).find("l2_potential"), std::string::npos);
 }
 
 TEST(Rules, ThresholdsDecideTheClass) {

@@ -138,5 +138,34 @@ TEST(ValidationRuns, RankSharedToLaneReplicatedInsideItsInterval) {
   EXPECT_LT(iv->low, iv->high);
 }
 
+KernelProfile case_profile(const std::string& case_name, const std::string& variant) {
+  const std::string path = kDir + "/" + case_name + ".json";
+  return profiles_by_variant(read_json(path), path).at(variant);
+}
+
+// The image histograms (one wave of 1056 blocks, shared phase then a merge of 1024 bins per
+// block): the random-colour one's shared U 58% and L2 U 37% add up to severe; the single-colour
+// one's 34% + 13% stay below the mark; the same kernel in two waves is not in sequence.
+TEST(ValidationRuns, OneWavePrivatizedHistogramAddsItsTwoUnits) {
+  const ServiceTimeModel model = bundled_model();
+  const KernelAnalysis random = analyze(case_profile("image_random_colour", "shared_atomics"), model);
+  ASSERT_TRUE(random.units_in_sequence.evaluated);
+  EXPECT_NEAR(random.units_in_sequence.utilization, random.utilization.mean + random.l2.utilization, 1e-12);
+  EXPECT_TRUE(random.units_in_sequence.sets_class);
+  EXPECT_EQ(random.utilization_class, UtilizationClass::kSevere);
+  EXPECT_EQ(random.shared_unit_class, UtilizationClass::kNotAtomicBound);
+  ASSERT_FALSE(random.findings.empty());
+  EXPECT_NE(random.findings.front().title.find("in sequence"), std::string::npos) << random.findings.front().title;
+
+  const KernelAnalysis single = analyze(case_profile("image_single_colour", "shared_atomics"), model);
+  EXPECT_TRUE(single.units_in_sequence.evaluated);
+  EXPECT_FALSE(single.units_in_sequence.sets_class);
+  EXPECT_EQ(single.utilization_class, UtilizationClass::kNotAtomicBound);
+
+  KernelProfile two_waves = case_profile("image_random_colour", "shared_atomics");
+  two_waves.launch.grid[0] *= 2;
+  EXPECT_FALSE(analyze(two_waves, model).units_in_sequence.evaluated);
+}
+
 }  // namespace
 }  // namespace atomq::model

@@ -135,6 +135,19 @@ struct Boundness {
   std::optional<double> cas_lane_ops_per_update;  // retry amplification
 };
 
+// A privatized kernel in one wave of blocks: each block merges into global memory only after its
+// own shared phase (__syncthreads), and all blocks run side by side, so the merges meet at the
+// L2 slices while the shared units idle: the two busy times add up instead of overlapping
+// (docs/model.md, "Units in sequence").
+struct UnitsInSequence {
+  bool evaluated = false;      // false: not a privatized one-wave kernel using both units
+  double utilization = 0;      // shared U (mean) + the hottest slice's U
+  UtilizationClass utilization_class = UtilizationClass::kNotAtomicBound;
+  std::optional<double> atomic_bound_time_ns;  // both busy times, one after the other
+  std::string basis;
+  bool sets_class = false;     // worse than either unit alone: the kernel's class and headline
+};
+
 struct KernelAnalysis {
   std::string kernel_name;
   std::string chip;
@@ -150,6 +163,7 @@ struct KernelAnalysis {
   UtilizationClass shared_unit_class = UtilizationClass::kInsufficientData;
   L2Queue l2;  // the L2 slices' queue (l2.evaluated false: its counters or table section absent)
   BindingUnit binding_unit = BindingUnit::kNone;
+  UnitsInSequence units_in_sequence;
   // Per-site figures when the profile has per-instruction counts (atomic_sites.hpp).
   std::vector<AtomicSite> sites;
   std::vector<Finding> findings;

@@ -25,12 +25,20 @@ constexpr std::array<EnumName<BindingUnit>, 3> enum_names(BindingUnit) {
            {BindingUnit::kNone, "none"}}};
 }
 
-// The same thresholds for either unit: severe >= Rules::severe_utilization, potential >=
-// Rules::potential_utilization.
-inline UtilizationClass classify(double utilization, const Rules& rules) {
-  if (utilization >= rules.severe_utilization) return UtilizationClass::kSevere;
-  if (utilization >= rules.potential_utilization) return UtilizationClass::kPotential;
+inline UtilizationClass classify(double utilization, double severe, double potential) {
+  if (utilization >= severe) return UtilizationClass::kSevere;
+  if (utilization >= potential) return UtilizationClass::kPotential;
   return UtilizationClass::kNotAtomicBound;
+}
+
+// The shared unit: severe >= Rules::severe_utilization, potential >= Rules::potential_utilization.
+inline UtilizationClass classify(double utilization, const Rules& rules) {
+  return classify(utilization, rules.severe_utilization, rules.potential_utilization);
+}
+
+// The L2 slices: the same severe mark, their own potential mark.
+inline UtilizationClass classify_l2(double utilization, const Rules& rules) {
+  return classify(utilization, rules.severe_utilization, rules.l2_potential_utilization);
 }
 
 // True when a is a worse bottleneck than b (severe > potential > the rest).
