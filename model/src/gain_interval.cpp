@@ -37,11 +37,11 @@ double rest_share_under_full_overlap(double u, double tolerance) {
 
 // `u`: the binding unit's utilization on the busiest SM (or the hottest slice), so u x T is the
 // busy time the what-if's saving came from.
-// `occupancy_unknown`: the counters contradict the calibrated S (requests x S exceed the kernel's
-// time), so they do not show that the unit bound the kernel: the low end is no gain. A what-if
-// with a least change (least_change_time_ns) takes its low end from that change.
+// `rest_unbounded`: why the counters do not bound the rest of the kernel below its time (empty:
+// they do); then the low end is no gain. A what-if with a least change (least_change_time_ns)
+// takes its low end from that change.
 GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, double tolerance,
-                              const std::string& unit, bool occupancy_unknown = false) {
+                              const std::string& unit, const std::string& rest_unbounded = {}) {
   GainInterval g;
   if (!(t.duration_ns > 0) || !w.predicted_time_ns || !(*w.predicted_time_ns > 0)) return g;
   const double T = t.duration_ns;
@@ -49,7 +49,7 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
   const double least = std::max(no_overlap, w.least_change_time_ns.value_or(no_overlap));
   const double busy = std::clamp(u, 0.0, 1.0) * T;
   const double busy_after = std::max(0.0, busy - (T - least));
-  const double rest_share = occupancy_unknown ? 1.0 : rest_share_under_full_overlap(u, tolerance);
+  const double rest_share = !rest_unbounded.empty() ? 1.0 : rest_share_under_full_overlap(u, tolerance);
   const double rest = std::max(t.memory_floor_ns.value_or(0.0), rest_share * T);
   const double full_overlap = std::max({least, busy_after, rest});
   g.evaluated = true;
@@ -63,9 +63,7 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
       "high (no overlap): the {} busy time saved comes off the kernel time; low (full overlap): the "
       "rest of the kernel ran under the {} busy time (U {:.1f}%) and takes {:.0f}% of the kernel time",
       unit, unit, 100.0 * u, 100.0 * rest / T);
-  if (occupancy_unknown)
-    g.basis += fmt::format("; the {} requests x calibrated S exceed the kernel's time (the slice retired them "
-                           "faster), so the counters do not show that it bound the kernel: low is no gain", unit);
+  if (!rest_unbounded.empty()) g.basis += "; " + rest_unbounded + ": low is no gain";
   if (w.least_change_time_ns)
     g.basis += fmt::format("; low also takes the least change the counters allow ({:.4g} us without overlap)",
                            least / 1e3);
@@ -123,10 +121,18 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
     const double u = l2 ? a.l2.utilization : a.utilization.max;
     const std::string unit = l2 ? "hottest L2 slice's" : "shared atomic unit's";
     // Requests x S beyond the time by more than the rate tolerance: S overstates these requests.
-    const bool unknown = l2 && a.l2.utilization_basis == L2UtilizationBasis::kRequests &&
-                         a.l2.request_utilization > 1.0 + rules.l2_rate_tolerance;
+    // The busy counter at the occupancy cap: the slice is saturated, by how much the counters do
+    // not say, so they do not bound the rest of the kernel below the kernel's time either.
+    std::string unbounded;
+    if (l2 && a.l2.utilization_basis == L2UtilizationBasis::kRequests &&
+        a.l2.request_utilization > 1.0 + rules.l2_rate_tolerance)
+      unbounded = "the hottest L2 slice's requests x calibrated S exceed the kernel's time (the slice retired "
+                  "them faster), so the counters do not show that it bound the kernel";
+    else if (l2 && a.l2.utilization_basis == L2UtilizationBasis::kBusyCounter && a.l2.utilization >= 1.0)
+      unbounded = "the hottest L2 slice's busy counter is at the occupancy cap: saturated, by how much the "
+                  "counters do not say, so they do not bound the rest of the kernel below its time";
     for (WhatIf& w : f.what_ifs)
-      w.interval = overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit, unknown);
+      w.interval = overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit, unbounded);
   }
 }
 

@@ -5,7 +5,10 @@
 // measured gain (baseline time / fix time, from the timings) is inside or outside the interval
 // of the baseline's what-if that names the fix's change (the timings' predicted_by). expectations.json records the verdicts of the
 // recorded runs: a model change that flips one fails here.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include <filesystem>
 #include <fstream>
@@ -165,6 +168,36 @@ TEST(ValidationRuns, OneWavePrivatizedHistogramAddsItsTwoUnits) {
   KernelProfile two_waves = case_profile("image_random_colour", "shared_atomics");
   two_waves.launch.grid[0] *= 2;
   EXPECT_FALSE(analyze(two_waves, model).units_in_sequence.evaluated);
+}
+
+// particle_binning_clustered: the hottest slice's busy counter at the occupancy cap (U 100%).
+// The counters bound neither the rest of the kernel (low end: no gain) nor the bins (the
+// privatize what-if spans at least 1 / the hottest slice's share of addresses to the
+// calibrated cell's words per block): the fix's measured 31.9x lies inside.
+TEST(ValidationRuns, SaturatedSliceAndUnknownBinsWidenThePrivatizeInterval) {
+  const KernelProfile p = case_profile("particle_binning_clustered", "global_atomics");
+  const KernelAnalysis a = analyze(p, bundled_model());
+  ASSERT_EQ(a.l2.utilization_basis, L2UtilizationBasis::kBusyCounter);
+  ASSERT_GE(a.l2.utilization, 1.0);
+  const GainInterval* iv = fix_interval(a, "privatize");
+  ASSERT_NE(iv, nullptr);
+  EXPECT_DOUBLE_EQ(iv->low, 1.0);
+  EXPECT_NE(iv->basis.find("occupancy cap"), std::string::npos) << iv->basis;
+  std::map<std::string, double> ms;
+  const nlohmann::json timings = read_json(kDir + "/particle_binning_clustered.timings.json");
+  for (const auto& v : timings.at("variants"))
+    ms[v.at("name").get<std::string>()] = v.at("median_ms").get<double>();
+  const double measured = ms.at("global_atomics") / ms.at("block_privatized");
+  EXPECT_TRUE(iv->contains(measured)) << measured << " not in [" << iv->low << ", " << iv->high << "]";
+  const double fewest = std::ceil(1.0 / a.l2.inputs.hottest_share);
+  const double persistent_blocks = std::min<double>(static_cast<double>(p.launch.blocks()),
+                                                    p.device.sm_count * p.launch.max_active_blocks_per_sm);
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs)
+      if (w.change.find("privatize") != std::string::npos) {
+        EXPECT_NE(w.change.find(fmt::format("to {:.3g}-", fewest * persistent_blocks)), std::string::npos) << w.change;
+        EXPECT_TRUE(w.least_change_time_ns.has_value());
+      }
 }
 
 }  // namespace
