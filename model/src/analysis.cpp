@@ -176,6 +176,16 @@ void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
   a.shared_unit_class = loop_class;
 }
 
+// The findings of an evaluated shared unit; the headline also says what one copy per warp would
+// do (warp_copies_what_if.cpp).
+void add_findings_with_warp_copies(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
+                                   const Rules& r) {
+  detail::add_evaluated_findings(a, m, r);
+  if (a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization) return;
+  if (std::optional<WhatIf> w = detail::warp_copies_what_if(a, profile))
+    a.findings.front().what_ifs.push_back(std::move(*w));
+}
+
 // Both queues, the kernel's class and binding unit, then the findings: the headline first.
 void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
               const Rules& r) {
@@ -197,7 +207,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   if (idle_shared_unit)
     detail::add_idle_shared_unit_findings(a);
   else if (shared_ok)
-    detail::add_evaluated_findings(a, m, r);
+    add_findings_with_warp_copies(a, profile, m, r);
   else if (a.binding_unit == BindingUnit::kL2AtomicUnit)
     a.findings.insert(a.findings.begin(), detail::l2_utilization_finding(a));
   detail::add_l2_findings(a, profile, m, r);

@@ -44,6 +44,10 @@ UnitsInSequence units_in_sequence(const KernelAnalysis& a, const KernelProfile& 
 // The headline when the sequence sets the kernel's class (UnitsInSequence::sets_class).
 Finding units_in_sequence_finding(const KernelAnalysis& a);
 
+// The seed's one-copy-per-warp replication of a kernel's shared counters (warp_copies_what_if.cpp),
+// its interval already set; none without the launch's shared memory, warps and occupancy.
+std::optional<WhatIf> warp_copies_what_if(const KernelAnalysis& a, const KernelProfile& p);
+
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.
 void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);

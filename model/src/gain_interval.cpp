@@ -132,7 +132,8 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
       unbounded = "the hottest L2 slice's busy counter is at the occupancy cap: saturated, by how much the "
                   "counters do not say, so they do not bound the rest of the kernel below its time";
     for (WhatIf& w : f.what_ifs)
-      w.interval = overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit, unbounded);
+      if (!w.interval.evaluated)  // a what-if that set its own ends (warp_copies_what_if.cpp) keeps them
+        w.interval = overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit, unbounded);
   }
 }
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/metric_names.hpp"
 #include "atomq/model/table_selection.hpp"
 
 namespace atomq::model {
@@ -198,6 +199,26 @@ TEST(ValidationRuns, SaturatedSliceAndUnknownBinsWidenThePrivatizeInterval) {
         EXPECT_NE(w.change.find(fmt::format("to {:.3g}-", fewest * persistent_blocks)), std::string::npos) << w.change;
         EXPECT_TRUE(w.least_change_time_ns.has_value());
       }
+}
+
+// The image histograms' fix gives each of a block's 8 warps a padded copy (8 x 1025 words):
+// 6 blocks stay resident per SM instead of 8, k does not change. The what-if's low end is the
+// rest slower by 8/6 plus the merge; its high end the one-wave grid's fewer merges.
+TEST(ValidationRuns, OneCopyPerWarpKeepsKAndCostsOccupancy) {
+  const KernelProfile p = case_profile("image_random_colour", "shared_atomics");
+  const KernelAnalysis a = analyze(p, bundled_model());
+  const GainInterval* iv = fix_interval(a, "replicate per warp");
+  ASSERT_NE(iv, nullptr);
+  const double T = *p.counter(metric::kDurationNs);
+  EXPECT_LT(iv->low, 0.75);  // T / (T x 8/6 + merge)
+  EXPECT_GT(iv->low, T / (T * 8.0 / 6.0 + 0.1 * T));
+  EXPECT_GT(iv->high, 1.0);
+  const Finding& headline = a.findings.front();
+  for (const WhatIf& w : headline.what_ifs)
+    if (w.change.find("replicate per warp") != std::string::npos) {
+      EXPECT_NE(w.basis.find("6 of 8 blocks"), std::string::npos) << w.basis;
+      EXPECT_NE(w.change.find("k stays 3.2"), std::string::npos) << w.change;
+    }
 }
 
 }  // namespace
