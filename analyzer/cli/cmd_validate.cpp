@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "atomq/analyzer/injected_run.hpp"
+#include "atomq/analyzer/instruction_join.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/common/atomic_file.hpp"
@@ -32,6 +34,7 @@ struct ValidateOptions {
   int runs = 11;
   int device = 0;
   bool analyze = true;
+  bool instructions = true;  // a per-instruction run for each variant whose kernel has a shared CAS loop
   std::string output;   // run document; default atomq-validate-CASE.json
   std::string timings;  // default atomq-validate-CASE.timings.json
   std::string table;
@@ -86,6 +89,50 @@ nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, con
           {"variants", variants}};
 }
 
+// The compiler's shared CAS loop (a float or 64-bit atomicAdd) is told from its SASS, its attempts
+// per update only from per-instruction counts (one kernel per process): each variant whose kernel
+// has one runs once more in a child `atomq validate` under the per-instruction collector, and the
+// counts join that variant's profile. A failed run leaves a warning; the counters' analysis stands.
+void add_instruction_counts(const ValidateOptions& o, const std::string& self,
+                            const std::vector<analyzer::SassFunction>& functions, const std::vector<VariantResult>& results,
+                            std::vector<model::KernelProfile>& profiles, run::RunInfo& info) {
+  const auto symbols = analyzer::kernels_for_instructions(profiles, static_cast<int>(profiles.size()), std::nullopt,
+                                                          true, functions);
+  for (std::size_t s = 0; s < symbols.size(); ++s) {
+    std::size_t i = 0;
+    while (i < profiles.size() && profiles[i].symbol != symbols[s]) ++i;
+    if (i == profiles.size()) continue;
+    const std::string variant = results[i].spec->name;
+    analyzer::CollectorOptions collector;
+    collector.instruction_symbol = symbols[s];
+    collector.instruction_launches = 1;
+    const std::string stream = o.output + ".instructions-" + std::to_string(s) + ".jsonl";
+    const std::string timings = o.timings + ".instructions-" + std::to_string(s) + ".json";
+    analyzer::InjectedRun run;
+    try {
+      run = analyzer::run_under_injection({self, "validate", "--case", o.case_name, "--variant", variant, "--runs", "1",
+                                           "--no-analyze", "--device", std::to_string(o.device), "--timings", timings},
+                                          collector, stream);
+    } catch (const std::runtime_error& e) {
+      run.collector_error = e.what();
+    }
+    std::error_code ec;
+    std::filesystem::remove(stream, ec);
+    std::filesystem::remove(timings, ec);
+    if (run.instructions.empty()) {
+      info.warnings.push_back("no per-instruction counts for variant " + variant +
+                              (run.collector_error.empty() ? "" : ": " + run.collector_error));
+      continue;
+    }
+    for (const run::InstructionsMessage& m : run.instructions) {
+      const model::KernelProfile& p = profiles[i];
+      const analyzer::SassFunction* function = analyzer::find_sass_function(
+          functions, m.symbol, p.device.compute_capability_major, p.device.compute_capability_minor);
+      analyzer::attach_instructions(profiles, m.symbol, analyzer::joined_with_listing(m.profile, function));
+    }
+  }
+}
+
 // One more run of every variant, profiled in-process: one profile per variant, in order.
 int analyze_variants(const ValidateOptions& o, va::CaseRunner& runner, const DeviceInfo& device,
                      const std::vector<VariantResult>& results) {
@@ -108,7 +155,9 @@ int analyze_variants(const ValidateOptions& o, va::CaseRunner& runner, const Dev
   }
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  analyzer::fill_hints_from_binary(profiles, ec ? "" : self.string());
+  std::vector<analyzer::SassFunction> functions;
+  analyzer::fill_hints_from_binary(profiles, ec ? "" : self.string(), &functions);
+  if (o.instructions && !ec) add_instruction_counts(o, self.string(), functions, results, profiles, info);
   for (std::size_t i = 0; i < profiles.size(); ++i) {
     model::KernelProfile& p = profiles[i];
     if (runner.useful_updates() > 0 && results[i].spec->role != va::VariantRole::kAblation)
@@ -161,6 +210,8 @@ void add_validate_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--runs", opts->runs, "timed runs per variant")->capture_default_str();
   sub->add_option("--device", opts->device, "CUDA device ordinal")->capture_default_str();
   sub->add_flag("!--no-analyze", opts->analyze, "time only: no in-process profile");
+  sub->add_flag("!--no-instructions", opts->instructions,
+                "no per-instruction run for the variants whose kernel has the compiler's shared CAS loop");
   sub->add_option("-o,--output", opts->output, "run document (default atomq-validate-CASE.json)");
   sub->add_option("--timings", opts->timings, "timings JSON (default atomq-validate-CASE.timings.json)");
   sub->add_option("--table", opts->table, "service-time table (default: for the GPU's chip)");
