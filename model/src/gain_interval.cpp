@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
@@ -72,8 +73,10 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
   return g;
 }
 
-// A CAS loop's fix: its what-ifs are the finding's best and worst case; each gets their span.
-void cas_retry_intervals(Finding& f) {
+// A CAS loop's fix: its what-ifs are the finding's best and worst case; each gets their span,
+// the low end no higher than the full-overlap bound (`full_overlap_low`): a loop that ran under
+// the rest of the kernel (the warps waiting on memory) shrinks without the kernel doing so.
+void cas_retry_intervals(Finding& f, double full_overlap_low) {
   double low = 0, high = 0;
   bool any = false;
   for (const WhatIf& w : f.what_ifs) {
@@ -83,6 +86,8 @@ void cas_retry_intervals(Finding& f) {
     any = true;
   }
   if (!any) return;
+  const bool overlap_lower = full_overlap_low < low;
+  low = std::max(1.0, std::min(low, full_overlap_low));
   for (WhatIf& w : f.what_ifs) {
     GainInterval& g = w.interval;
     g.evaluated = true;
@@ -95,6 +100,9 @@ void cas_retry_intervals(Finding& f) {
     }
     g.basis = "between the CAS loop's worst case (time proportional to instructions) and its best case "
               "(the rest issued at 4 warp instructions per SM-cycle)";
+    if (overlap_lower)
+      g.basis += "; low is the full-overlap bound instead (the loop ran under the rest of the kernel, which "
+                 "stays: the unit's busy time is below the kernel's)";
   }
 }
 
@@ -114,7 +122,12 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
   const KernelTime t = kernel_time(profile);
   for (Finding& f : a.findings) {
     if (f.kind == FindingKind::kCasRetry) {
-      cas_retry_intervals(f);
+      double overlap_low = std::numeric_limits<double>::infinity();
+      for (const WhatIf& w : f.what_ifs)
+        if (const GainInterval g = overlap_interval(w, t, a.utilization.max, rules.overlap_saturation_tolerance, "");
+            g.evaluated)
+          overlap_low = std::min(overlap_low, g.low);
+      cas_retry_intervals(f, overlap_low);
       continue;
     }
     const bool l2 = is_l2(f.kind);

@@ -151,6 +151,24 @@ void apply_serialization(L2Queue& q, const Rules& r) {
       percent(q.calibrated_busy_fraction));
 }
 
+// Requests x S beyond the kernel's time (past the rate tolerance) is no occupancy: the calibrated
+// S overstates these requests (one-lane CAS probes against cells measured with about ten lanes
+// per request). The busy counter measures the slice itself: U is it over the cell's busy share,
+// at most 1; request_utilization keeps the requests' figure.
+void apply_overstated_requests(L2Queue& q, const Rules& r) {
+  const auto& busy = q.inputs.busy_fraction;
+  if (!busy || q.calibrated_busy_fraction <= 0 || q.utilization_basis != L2UtilizationBasis::kRequests ||
+      q.request_utilization <= 1.0 + r.l2_rate_tolerance)
+    return;
+  q.utilization = std::min(1.0, *busy / q.calibrated_busy_fraction);
+  q.busy_cycles = q.utilization * q.inputs.elapsed_cycles;
+  q.utilization_basis = L2UtilizationBasis::kBusyCounter;
+  q.basis_text += fmt::format(
+      "; requests x S give U {}, more than the kernel's time: the calibrated S overstates these requests, so U is "
+      "the slice's busy counter ({}) over the cell's busy share ({}), at most 100%",
+      percent(q.request_utilization), percent(*busy), percent(q.calibrated_busy_fraction));
+}
+
 void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, const Rules& r) {
   std::string note;
   auto inputs = derive_l2_inputs(profile, s.l2_clock_mhz, note);
@@ -190,6 +208,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   q.basis_text = in.requests > 0 ? basis_in_words(q) : "no global atomics reached L2";
   cross_check_busy(q, *choice.cell, r);
   apply_serialization(q, r);
+  apply_overstated_requests(q, r);
   if (in.duration_ns)
     q.atomic_bound_time_ns = *in.duration_ns * q.utilization;
   else if (s.l2_clock_mhz > 0)

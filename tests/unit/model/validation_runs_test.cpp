@@ -221,5 +221,33 @@ TEST(ValidationRuns, OneCopyPerWarpKeepsKAndCostsOccupancy) {
     }
 }
 
+// hash_build_load90_uniform: one-lane CAS probes whose requests x calibrated S exceed the
+// kernel's time (U 247%); the slice's busy counter over the cell's busy share gives U instead.
+TEST(ValidationRuns, OverstatedRequestsFallBackToTheBusyCounter) {
+  const KernelAnalysis a = analyze(case_profile("hash_build_load90_uniform", "cas_probe"), bundled_model());
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_GT(a.l2.request_utilization, 2.0);
+  EXPECT_EQ(a.l2.utilization_basis, L2UtilizationBasis::kBusyCounter);
+  ASSERT_TRUE(a.l2.inputs.busy_fraction.has_value());
+  EXPECT_DOUBLE_EQ(a.l2.utilization, std::min(1.0, *a.l2.inputs.busy_fraction / a.l2.calibrated_busy_fraction));
+  EXPECT_NE(a.l2.basis_text.find("overstates"), std::string::npos) << a.l2.basis_text;
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kSevere);
+}
+
+// float_histogram with its per-instruction run: the CAS retry loop (2.3 attempts per update)
+// classes it; the unit busy half the time, its fix's low end is the full-overlap bound (no
+// gain), not the loop's "time proportional to instructions" (2.2x), which the fix (1.71x) beat.
+TEST(ValidationRuns, CasLoopFixLowEndIsTheFullOverlapBound) {
+  const KernelAnalysis a = analyze(case_profile("float_histogram", "shared_float_atomics"), bundled_model());
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kPotential);
+  const Finding* f = a.find(FindingKind::kCasRetry);
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->what_ifs.empty());
+  const GainInterval& iv = f->what_ifs.front().interval;
+  EXPECT_DOUBLE_EQ(iv.low, 1.0);
+  EXPECT_GT(iv.high, 2.0);
+  EXPECT_NE(iv.basis.find("full-overlap"), std::string::npos) << iv.basis;
+}
+
 }  // namespace
 }  // namespace atomq::model
