@@ -35,6 +35,7 @@ struct CalibrateArgs {
   int repeats = 5;
   double l2_launch_ms = 0;  // 0: the grid's default
   bool no_progress = false;
+  bool l2_first = false;
   bool all_devices = false;
 };
 
@@ -126,6 +127,7 @@ int run_calibrate(const CalibrateArgs& a) {
   options.chip = probed.chip;
   options.progress = [&bar](const cal::CalibrationProgress& p) { bar.update(p); };
   options.l2_counters = l2_counter_probe(a.device);
+  options.l2_sweep_first = a.l2_first;
   const cal::ServiceTable table = cal::run_calibration(bench, l2_bench, plan, options);
   bar.finish();
 
@@ -161,6 +163,9 @@ void add_calibrate_command(CLI::App& app, CommandRunner& selected) {
                   "length of each L2 cell's launch in ms (default: 1 for the full grid, 0.5 for --quick)")
       ->check(CLI::Range(0.1, 100.0));
   sub->add_flag("--no-progress", args->no_progress, "no progress bar");
+  sub->add_flag("--l2-first", args->l2_first,
+                "the L2 sweep before the shared sweep (--all-devices gives it to every other GPU, so that the "
+                "GPUs' CUPTI-profiled sweeps do not coincide)");
   sub->add_flag("--all-devices", args->all_devices,
                 "calibrate every GPU of the host side by side, one table per GPU (-o: their folder; default: "
                 "installed as each GPU's own table, CHIP-UUID.json beside the chip's), and compare identical GPUs")

@@ -168,12 +168,16 @@ ServiceTable run_calibration(mb::AtomicStreamBench& bench, mb::L2AtomicStreamBen
                p.device.name, p.device.sm_count, p.sm_clock_mhz_start, plan.name,
                plan.cell_count());
   ProgressCounter progress(plan, options);
+  auto l2_sweep = [&] {
+    spdlog::debug("L2 sweep: {} cells", plan.l2.cell_count());
+    table.l2 = run_l2_sweep(l2_bench, plan.l2, plan.repeats, options.l2_counters,
+                            [&progress](std::string label) { progress.done(std::move(label)); });
+  };
+  if (options.l2_sweep_first) l2_sweep();
   for (int n : plan.axes.n)
     for (int e : plan.axes.e) measure_load_point(bench, plan, n, e, table, progress);
   measure_latencies(bench, plan, table, progress);
-  spdlog::debug("L2 sweep: {} cells", plan.l2.cell_count());
-  table.l2 = run_l2_sweep(l2_bench, plan.l2, plan.repeats, options.l2_counters,
-                          [&progress](std::string label) { progress.done(std::move(label)); });
+  if (!options.l2_sweep_first) l2_sweep();
   p.sm_clock_mhz_end = bench.measure_sm_clock_mhz();
   p.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();
