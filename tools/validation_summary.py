@@ -75,6 +75,9 @@ def best_interval(analysis, word=None):
 
 
 def predicted_bound_time_ns(analysis):
+    """The kernel's predicted time: the analysis' largest floor where it has one (docs/model.md)."""
+    if (analysis.get("time") or {}).get("predicted_ns"):
+        return analysis["time"]["predicted_ns"]
     seq = analysis.get("units_in_sequence") or {}
     if seq.get("sets_class"):
         return seq.get("atomic_bound_time_ns")

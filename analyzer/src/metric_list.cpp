@@ -20,6 +20,7 @@ const std::vector<MetricSpec>& atomq_metrics() {
       {m::kAchievedOccupancyPct, "achieved occupancy (warps active / max)", "n-hat", true},
       {m::kDurationNs, "kernel duration (ns)", "time", true},
       {m::kDramBytesRead, "DRAM bytes read", "hidden memory bottleneck", false},
+      {m::kInstExecutedMax, "warp instructions issued by the busiest SM", "predicted time: issue floor", false},
       {m::kL2AtomRequests, "L2 atomic requests (global ATOM)", "global atomic hot spot", false},
       {m::kL2RedRequests, "L2 reduction requests (global RED)", "global atomic hot spot", false},
       {m::kL2AtomRequestsMax, "L2 atomic requests at the hottest slice", "L2 queue: hottest slice", false},

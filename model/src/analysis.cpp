@@ -212,6 +212,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
     a.findings.insert(a.findings.begin(), detail::l2_utilization_finding(a));
   detail::add_l2_findings(a, profile, m, r);
   attach_gain_intervals(a, profile, r);
+  a.time = detail::predict_kernel_time(a, profile);
 }
 
 }  // namespace

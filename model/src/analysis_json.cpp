@@ -178,6 +178,11 @@ json analysis_json(const KernelAnalysis& a) {
                               {"atomic_bound_time_ns", num(seq.atomic_bound_time_ns)},
                               {"basis", seq.basis},
                               {"sets_class", seq.sets_class}};
+  doc["time"] = {{"atomic_ns", num(a.time.atomic_ns)},
+                 {"issue_ns", num(a.time.issue_ns)},
+                 {"memory_ns", num(a.time.memory_ns)},
+                 {"predicted_ns", num(a.time.predicted_ns)},
+                 {"bound_by", a.time.bound_by}};
   json sites = json::array();
   for (const AtomicSite& s : a.sites) sites.push_back(to_json(s));
   doc["sites"] = sites;

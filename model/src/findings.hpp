@@ -48,6 +48,9 @@ Finding units_in_sequence_finding(const KernelAnalysis& a);
 // its interval already set; none without the launch's shared memory, warps and occupancy.
 std::optional<WhatIf> warp_copies_what_if(const KernelAnalysis& a, const KernelProfile& p);
 
+// The kernel's predicted time from its floors (kernel_time.cpp): after the units are bound.
+KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelProfile& p);
+
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.
 void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);

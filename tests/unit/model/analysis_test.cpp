@@ -280,5 +280,26 @@ TEST_F(Analysis, AtomicBoundTimeIsTheBusiestSmsBusyTimeAtTheClock) {
               1e-6 * *a.inputs.duration_ns);
 }
 
+// The predicted kernel time is the largest floor: the unit's busy time, until the busiest SM's
+// instruction issue (4 warp instructions per cycle) takes longer.
+TEST_F(Analysis, PredictedTimeIsTheLargestFloor) {
+  ProfileSpec s;
+  KernelProfile p = test::make_profile(s);
+  const KernelAnalysis atomic = analyze(p, model);
+  ASSERT_TRUE(atomic.time.atomic_ns && atomic.utilization.atomic_bound_time_ns);
+  EXPECT_DOUBLE_EQ(*atomic.time.predicted_ns, *atomic.utilization.atomic_bound_time_ns);
+  EXPECT_EQ(atomic.time.bound_by, "atomic units");
+  EXPECT_FALSE(atomic.time.issue_ns.has_value());
+
+  const double active = *p.counter(metric::kCyclesActiveMax);
+  p.counters[metric::kInstExecutedMax] = 4 * active * 0.999;  // issue busy 99.9% of the SM's time
+  const KernelAnalysis issue = analyze(p, model);
+  ASSERT_TRUE(issue.time.issue_ns.has_value());
+  EXPECT_NEAR(*issue.time.issue_ns, 0.999 * *p.counter(metric::kDurationNs), 1e-6);
+  ASSERT_GT(*issue.time.issue_ns, *issue.time.atomic_ns) << "the spec's unit is busy less than 99.9%";
+  EXPECT_EQ(issue.time.bound_by, "instruction issue");
+  EXPECT_DOUBLE_EQ(*issue.time.predicted_ns, std::max(*issue.time.issue_ns, *issue.time.atomic_ns));
+}
+
 }  // namespace
 }  // namespace atomq::model

@@ -148,6 +148,16 @@ struct UnitsInSequence {
   bool sets_class = false;     // worse than either unit alone: the kernel's class and headline
 };
 
+// The kernel's predicted time: the largest of the floors its counters give (docs/model.md,
+// "Predicted kernel time"): the atomic units' busy time (the two in sequence where that sets the
+// class), the busiest SM's instruction issue (4 warp instructions per cycle) and the DRAM bytes
+// at the peak bandwidth.
+struct KernelTimePrediction {
+  std::optional<double> atomic_ns, issue_ns, memory_ns;
+  std::optional<double> predicted_ns;
+  std::string bound_by;  // "atomic units", "instruction issue", "memory"; "" when no floor is known
+};
+
 struct KernelAnalysis {
   std::string kernel_name;
   std::string chip;
@@ -164,6 +174,7 @@ struct KernelAnalysis {
   L2Queue l2;  // the L2 slices' queue (l2.evaluated false: its counters or table section absent)
   BindingUnit binding_unit = BindingUnit::kNone;
   UnitsInSequence units_in_sequence;
+  KernelTimePrediction time;
   // Per-site figures when the profile has per-instruction counts (atomic_sites.hpp).
   std::vector<AtomicSite> sites;
   std::vector<Finding> findings;

@@ -38,6 +38,8 @@ inline constexpr const char* kAchievedOccupancyPct =
     "sm__warps_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kDurationNs = "gpu__time_duration.sum";
 inline constexpr const char* kDramBytesRead = "dram__bytes_read.sum";
+// Warp instructions issued by the busiest SM: its issue floor (4 warp schedulers, one each per cycle).
+inline constexpr const char* kInstExecutedMax = "sm__inst_executed.max";
 
 // Global atomics: L2 requests and the SASS instruction counts. lts is one unit per L2 slice:
 // .max is the hottest slice, .sum all slices; lts__cycles_elapsed .sum / .max counts slices.
