@@ -153,19 +153,20 @@ void apply_serialization(L2Queue& q, const Rules& r) {
 
 // Requests x S beyond the kernel's time (past the rate tolerance) is no occupancy: the calibrated
 // S overstates these requests (one-lane CAS probes against cells measured with about ten lanes
-// per request). The busy counter measures the slice itself: U is it over the cell's busy share,
-// at most 1; request_utilization keeps the requests' figure.
+// per request). Where the busy counter confirms the slice saturated (at least the cell's busy
+// share), U is 100%; where it does not, the two disagree and U stays the requests' figure, whose
+// intervals then start at no gain (gain_interval.cpp).
 void apply_overstated_requests(L2Queue& q, const Rules& r) {
   const auto& busy = q.inputs.busy_fraction;
   if (!busy || q.calibrated_busy_fraction <= 0 || q.utilization_basis != L2UtilizationBasis::kRequests ||
-      q.request_utilization <= 1.0 + r.l2_rate_tolerance)
+      q.request_utilization <= 1.0 + r.l2_rate_tolerance || *busy < q.calibrated_busy_fraction)
     return;
-  q.utilization = std::min(1.0, *busy / q.calibrated_busy_fraction);
+  q.utilization = 1.0;
   q.busy_cycles = q.utilization * q.inputs.elapsed_cycles;
   q.utilization_basis = L2UtilizationBasis::kBusyCounter;
   q.basis_text += fmt::format(
-      "; requests x S give U {}, more than the kernel's time: the calibrated S overstates these requests, so U is "
-      "the slice's busy counter ({}) over the cell's busy share ({}), at most 100%",
+      "; requests x S give U {}, more than the kernel's time: the calibrated S overstates these requests, and the "
+      "slice's busy counter ({}) at or above the cell's busy share when saturated ({}) says it was: U 100%",
       percent(q.request_utilization), percent(*busy), percent(q.calibrated_busy_fraction));
 }
 
