@@ -124,6 +124,16 @@ TEST(Report, EvaluatesEveryRecordedKernelWithTheCurrentModel) {
   // The kernel without atomics is never reported as atomic-bound.
   EXPECT_EQ(kernel(r, "multi_kernel_app/no_atomics").analysis.utilization_class,
             model::UtilizationClass::kNotAtomicBound);
+
+  // A what-if that can lose (one copy per warp: its interval reaches below 1x) is never the fix
+  // a kernel's headline names.
+  bool losing_what_if_seen = false;
+  for (const auto& k : r.kernels) {
+    if (k.best_what_if) EXPECT_GE(k.best_what_if->interval.low, 1.0) << k.label;
+    for (const auto& f : k.analysis.findings)
+      for (const auto& w : f.what_ifs) losing_what_if_seen |= w.interval.evaluated && w.interval.low < 1.0;
+  }
+  EXPECT_TRUE(losing_what_if_seen) << "the recorded kernels include a what-if that can lose";
   EXPECT_EQ(r.service_curve_lanes, 32);
   EXPECT_GE(r.service_curves.size(), 5u);
   for (const auto& c : r.service_curves) EXPECT_EQ(c.points.size(), 10u) << c.name;
