@@ -98,38 +98,37 @@ void add_instruction_counts(const ValidateOptions& o, const std::string& self,
                             std::vector<model::KernelProfile>& profiles, run::RunInfo& info) {
   const auto symbols = analyzer::kernels_for_instructions(profiles, static_cast<int>(profiles.size()), std::nullopt,
                                                           true, functions);
-  for (std::size_t s = 0; s < symbols.size(); ++s) {
-    std::size_t i = 0;
-    while (i < profiles.size() && profiles[i].symbol != symbols[s]) ++i;
-    if (i == profiles.size()) continue;
+  // One child per variant: variants may share a kernel, and each gets the counts of its own run.
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    model::KernelProfile& p = profiles[i];
+    if (std::find(symbols.begin(), symbols.end(), p.symbol) == symbols.end()) continue;
     const std::string variant = results[i].spec->name;
     analyzer::CollectorOptions collector;
-    collector.instruction_symbol = symbols[s];
+    collector.instruction_symbol = p.symbol;
     collector.instruction_launches = 1;
-    const std::string stream = o.output + ".instructions-" + std::to_string(s) + ".jsonl";
-    const std::string timings = o.timings + ".instructions-" + std::to_string(s) + ".json";
+    const std::string stream = o.output + ".instructions-" + std::to_string(i) + ".jsonl";
+    const std::string timings = o.timings + ".instructions-" + std::to_string(i) + ".json";
     analyzer::InjectedRun run;
     try {
       run = analyzer::run_under_injection({self, "validate", "--case", o.case_name, "--variant", variant, "--runs", "1",
                                            "--no-analyze", "--device", std::to_string(o.device), "--timings", timings},
                                           collector, stream);
-    } catch (const std::runtime_error& e) {
+    } catch (const std::exception& e) {  // cannot start it, or a bad line in its stream
       run.collector_error = e.what();
     }
     std::error_code ec;
     std::filesystem::remove(stream, ec);
     std::filesystem::remove(timings, ec);
-    if (run.instructions.empty()) {
+    const auto counts = std::find_if(run.instructions.begin(), run.instructions.end(),
+                                     [&](const run::InstructionsMessage& m) { return m.symbol == p.symbol; });
+    if (counts == run.instructions.end()) {
       info.warnings.push_back("no per-instruction counts for variant " + variant +
                               (run.collector_error.empty() ? "" : ": " + run.collector_error));
       continue;
     }
-    for (const run::InstructionsMessage& m : run.instructions) {
-      const model::KernelProfile& p = profiles[i];
-      const analyzer::SassFunction* function = analyzer::find_sass_function(
-          functions, m.symbol, p.device.compute_capability_major, p.device.compute_capability_minor);
-      analyzer::attach_instructions(profiles, m.symbol, analyzer::joined_with_listing(m.profile, function));
-    }
+    const analyzer::SassFunction* function = analyzer::find_sass_function(
+        functions, p.symbol, p.device.compute_capability_major, p.device.compute_capability_minor);
+    p.instructions = analyzer::joined_with_listing(counts->profile, function);
   }
 }
 

@@ -182,6 +182,8 @@ void add_findings_with_warp_copies(KernelAnalysis& a, const KernelProfile& profi
                                    const Rules& r) {
   detail::add_evaluated_findings(a, m, r);
   if (a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization) return;
+  // Not on the L2's headline: copies of shared counters do not touch the L2 slices' queue.
+  if (a.binding_unit == BindingUnit::kL2AtomicUnit && !a.units_in_sequence.sets_class) return;
   if (std::optional<WhatIf> w = detail::warp_copies_what_if(a, profile))
     a.findings.front().what_ifs.push_back(std::move(*w));
 }

@@ -25,8 +25,6 @@ UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r) {
 
 namespace {
 
-constexpr double kWarpSchedulersPerSm = 4;  // SMSPs: each issues one warp instruction per cycle
-
 // One native atomic per update, the rest of the kernel at the SMs' issue rate: the loop's
 // serialized attempts gone, what remains is the kernel's other instructions (issued at best
 // 4 per SM-cycle) and one native 32-bit atomic per warp update (same-address lanes merged, as

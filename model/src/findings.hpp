@@ -12,6 +12,12 @@
 
 namespace atomq::model::detail {
 
+// Hopper figures the what-ifs and floors use: the largest shared-memory carve-out of an SM (227
+// KiB, also the most one block may take), and its 4 warp schedulers, each issuing one warp
+// instruction per cycle.
+inline constexpr double kSharedMemoryBytesPerSm = 227.0 * 1024;
+inline constexpr double kWarpSchedulersPerSm = 4;
+
 // Marks the analysis as not evaluable; each detail names the counter or field at fault.
 void add_insufficient_data(KernelAnalysis& a, std::vector<std::string> details);
 

@@ -87,7 +87,7 @@ void cas_retry_intervals(Finding& f, double full_overlap_low) {
   }
   if (!any) return;
   const bool overlap_lower = full_overlap_low < low;
-  low = std::max(1.0, std::min(low, full_overlap_low));
+  low = std::min(low, full_overlap_low);
   for (WhatIf& w : f.what_ifs) {
     GainInterval& g = w.interval;
     g.evaluated = true;

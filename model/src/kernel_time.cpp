@@ -11,8 +11,6 @@ namespace atomq::model::detail {
 
 namespace {
 
-constexpr double kWarpSchedulersPerSm = 4;
-
 std::optional<double> finite_positive(const std::optional<double>& v) {
   return v && std::isfinite(*v) && *v > 0 ? v : std::nullopt;
 }
@@ -22,7 +20,7 @@ std::optional<double> finite_positive(const std::optional<double>& v) {
 KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelProfile& p) {
   KernelTimePrediction t;
   const auto duration = finite_positive(p.counter(metric::kDurationNs));
-  if (a.units_in_sequence.sets_class) {
+  if (a.units_in_sequence.sets_class && a.units_in_sequence.atomic_bound_time_ns) {
     t.atomic_ns = a.units_in_sequence.atomic_bound_time_ns;
   } else {
     const std::optional<double> shared = a.evaluated ? a.utilization.atomic_bound_time_ns : std::nullopt;

@@ -9,13 +9,13 @@
 #include <optional>
 
 #include "atomq/model/metric_names.hpp"
+#include "findings.hpp"
 #include "l2_what_if.hpp"
 
 namespace atomq::model::detail {
 
 namespace {
 
-constexpr double kSharedMemoryBytesPerSm = 227.0 * 1024;  // Hopper's largest per-block carve-out
 constexpr double kMinimumGain = 1.05;  // a what-if below this is no advice
 // Expected largest bank load of 32 lanes on random words of 32 banks (balls into bins).
 constexpr double kRandomLanesBankConflict = 3.5;

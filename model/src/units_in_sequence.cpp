@@ -3,6 +3,8 @@
 // so the shared unit and the L2 slices take turns and their busy times add up.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "findings.hpp"
 #include "l2_what_if.hpp"
 
@@ -20,7 +22,8 @@ UnitsInSequence units_in_sequence(const KernelAnalysis& a, const KernelProfile& 
   s.evaluated = true;
   s.utilization = a.utilization.mean + a.l2.utilization;
   s.utilization_class = classify(s.utilization, r);
-  if (a.inputs.duration_ns) s.atomic_bound_time_ns = *a.inputs.duration_ns * s.utilization;
+  // Busy times that add up past the kernel's time mean both units were saturated: at most T.
+  if (a.inputs.duration_ns) s.atomic_bound_time_ns = *a.inputs.duration_ns * std::min(1.0, s.utilization);
   s.basis = fmt::format(
       "{:.0f} blocks in one wave ({:.0f} SMs x {} resident), {:.0f} global atomic requests per block: each "
       "block merges after its shared phase, so the shared unit's U {:.0f}% and the hottest L2 slice's {:.0f}% "

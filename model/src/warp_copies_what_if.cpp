@@ -15,7 +15,6 @@ namespace atomq::model::detail {
 
 namespace {
 
-constexpr double kSharedMemoryBytesPerSm = 227.0 * 1024;  // Hopper's largest carve-out
 constexpr double kReservedBytesPerBlock = 1024;            // the runtime's per-block reservation
 constexpr double kWordsPerWavefront = 32;                   // one conflict-free warp access per cycle
 
@@ -46,15 +45,16 @@ std::optional<WhatIf> warp_copies_what_if(const KernelAnalysis& a, const KernelP
   const double T = *in.duration_ns;
   const double sms = p.device.sm_count;
   const double blocks = static_cast<double>(p.launch.blocks());
-  const bool one_wave = blocks >= sms * c->resident;  // a persistent grid sized by occupancy
-  const double blocks_per_sm_after = one_wave ? c->resident_after : std::ceil(blocks / sms);
+  // A persistent grid sized by occupancy shrinks with it; any other grid keeps its blocks.
+  const bool persistent = blocks == sms * c->resident;
+  const double blocks_per_sm_after = persistent ? c->resident_after : std::ceil(blocks / sms);
   // Zero every extra copy, read every extra copy in the merge: conflict-free warp accesses.
   const double extra_cycles = blocks_per_sm_after * 2.0 * (c->warps_per_block - 1) * c->words / kWordsPerWavefront;
   const double extra_ns = extra_cycles / *in.clock_mhz * 1e3;
-  // Best case: the extra work hidden, the rest unchanged, a one-wave grid's global merges
+  // Best case: the extra work hidden, the rest unchanged, a persistent grid's global merges
   // fewer by the resident blocks lost (their share of the L2 busy time saved).
   const double l2_busy_ns = a.l2.evaluated ? std::min(1.0, a.l2.utilization) * T : 0.0;
-  const double merge_saving_ns = one_wave ? l2_busy_ns * (1.0 - c->resident_after / c->resident) : 0.0;
+  const double merge_saving_ns = persistent ? l2_busy_ns * (1.0 - c->resident_after / c->resident) : 0.0;
   const double best_ns = std::max(T - merge_saving_ns, 1e-9);
   // Worst case: the rest latency-bound, slower by the warps lost, and the extra work exposed.
   const double worst_ns = T * (c->resident / c->resident_after) + extra_ns;
@@ -70,7 +70,7 @@ std::optional<WhatIf> warp_copies_what_if(const KernelAnalysis& a, const KernelP
       "time stays; {:.0f} x {:.0f} words per block leave {:.0f} of {:.0f} blocks resident per SM; the merge reads "
       "each extra copy ({:.0f} cycles per SM with zeroing){}",
       c->warps_per_block, c->words + 1, c->resident_after, c->resident, extra_cycles,
-      merge_saving_ns > 0 ? fmt::format("; a one-wave grid merges {:.0f}% fewer blocks into L2",
+      merge_saving_ns > 0 ? fmt::format("; the persistent grid merges {:.0f}% fewer blocks into L2",
                                         100.0 * (1.0 - c->resident_after / c->resident))
                           : "");
   GainInterval& g = w.interval;

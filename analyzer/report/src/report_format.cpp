@@ -137,13 +137,14 @@ std::vector<const model::Finding*> other_findings(const model::KernelAnalysis& a
   return out;
 }
 
+// The recommendation of the finding whose what-if is the kernel's best (ReportKernel::best_what_if,
+// chosen in report_data.cpp), else the headline's.
 std::string main_recommendation(const ReportKernel& k) {
-  const model::Finding* best = nullptr;
-  double best_gain = 0;
-  for (const auto& f : k.analysis.findings)
-    for (const auto& w : f.what_ifs)
-      if (!f.recommendation.empty() && w.speedup > best_gain) best = &f, best_gain = w.speedup;
-  if (best) return best->recommendation;
+  if (k.best_what_if)
+    for (const auto& f : k.analysis.findings)
+      for (const auto& w : f.what_ifs)
+        if (!f.recommendation.empty() && w.change == k.best_what_if->change && w.speedup == k.best_what_if->speedup)
+          return f.recommendation;
   const auto* head = headline_finding(k.analysis);
   return head ? head->recommendation : "";
 }

@@ -1,5 +1,6 @@
 // Thresholds and rules of the classifier, as data in one place. Defaults are the seed's
-// (U >= 0.90 severe, 0.70..0.90 potential) plus the Hopper-specific ones, each with why.
+// (U >= 0.90 severe, 0.70..0.90 potential), the shared unit's potential mark moved for Hopper,
+// plus the Hopper-specific rules, each with why.
 // apply_rules_json overrides any subset from a JSON document (a library call; no CLI option
 // loads one yet).
 #pragma once
@@ -11,11 +12,11 @@ namespace atomq::model {
 struct Rules {
   // Utilization classes (seed §6.1: 0.90 and 0.70). The shared unit's potential mark moved to
   // 0.80 on Hopper: the threshold sweep (docs/validation.md, "Thresholds on Hopper") found the
-  // unit binding at U 0.82 (k = 1) and 0.93 (k = 32), and not at 0.74 (k = 32) or below.
+  // unit binding at U 0.93 (k = 32) and not at 0.74 (k = 32) or below; 0.80 lies between.
   double severe_utilization = 0.90;
   double potential_utilization = 0.80;
-  // The L2 slices' potential mark keeps the seed's 0.70 (no sweep has moved it; the suite's
-  // held-out hash build binds at L2 U 0.78).
+  // The L2 slices' potential mark keeps the seed's 0.70: no sweep has placed it, and the suite's
+  // hash build at load 0.5 binds (2.1x) at L2 U 0.796, below the shared unit's 0.80.
   double l2_potential_utilization = 0.70;
 
   // High utilization + high conflict (seed: U > 0.90, e near 32). On Hopper the conflict is
