@@ -227,7 +227,8 @@ TEST(ValidationRuns, OneCopyPerWarpKeepsKAndCostsOccupancy) {
   // end) and every block's extra merge work counts.
   KernelProfile twice = p;
   twice.launch.grid[0] *= 2;
-  const GainInterval* two = fix_interval(analyze(twice, bundled_model()), "replicate per warp");
+  const KernelAnalysis twice_analysis = analyze(twice, bundled_model());
+  const GainInterval* two = fix_interval(twice_analysis, "replicate per warp");
   ASSERT_NE(two, nullptr);
   EXPECT_DOUBLE_EQ(two->high, 1.0);
   EXPECT_LT(two->low, iv->low);
