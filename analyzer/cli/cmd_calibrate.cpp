@@ -97,6 +97,7 @@ std::string l2_csv_path(const std::string& csv) {
 int run_calibrate(const CalibrateArgs& a) {
   if (a.all_devices) {
     if (!a.csv.empty()) throw UsageError("--csv: not with --all-devices (each table's CSV goes beside it)");
+    if (a.l2_first) throw UsageError("--l2-first: not with --all-devices (it gives --l2-first to every other GPU)");
     return calibrate_all_devices(all_devices_request(a));
   }
   const int count = device_count();
