@@ -51,6 +51,19 @@ add_test(NAME integration.analyze_hostile
           ${ATOMQ_CLI} $<TARGET_FILE:hostile_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/hostile)
 set_tests_properties(integration.analyze_hostile PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 1200)
 
+# Kernels in a shared library: their SASS comes from the code objects the driver loaded (GPU).
+add_library(library_kernels SHARED gpu/targets/library_kernels.cu)
+target_link_libraries(library_kernels PRIVATE CUDA::cudart)
+set_target_properties(library_kernels PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+add_executable(library_app gpu/targets/library_app.cu)
+target_link_libraries(library_app PRIVATE library_kernels CUDA::cudart)
+set_target_properties(library_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin
+  BUILD_RPATH "\$ORIGIN/../lib")  # the build folder may be copied elsewhere
+add_test(NAME integration.analyze_library
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_library.py
+          ${ATOMQ_CLI} $<TARGET_FILE:library_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/library)
+set_tests_properties(integration.analyze_library PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
+
 # A histogram kernel launched directly and from a CUDA graph: both profiled alike (GPU).
 add_executable(graph_app gpu/targets/graph_app.cu)
 target_link_libraries(graph_app PRIVATE CUDA::cudart_static)
@@ -109,7 +122,8 @@ set_target_properties(atomq_l2_gpu_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY
 gtest_discover_tests(atomq_l2_gpu_tests PROPERTIES LABELS gpu
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
 
-add_executable(atomq_analyzer_unit_tests unit/metric_list_test.cpp unit/injected_run_test.cpp)
+add_executable(atomq_analyzer_unit_tests unit/metric_list_test.cpp unit/injected_run_test.cpp
+  unit/loaded_code_test.cpp)
 target_link_libraries(atomq_analyzer_unit_tests PRIVATE atomq_collector GTest::gtest_main)
 target_compile_definitions(atomq_analyzer_unit_tests PRIVATE
   ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures")

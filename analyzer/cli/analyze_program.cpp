@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "atomq/analyzer/injected_run.hpp"
 #include "atomq/analyzer/instruction_join.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
+#include "atomq/analyzer/loaded_code.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
 #include "atomq/cuda/device_query.hpp"
 #include "commands.hpp"
@@ -123,7 +125,11 @@ int run_program(const AnalyzeArgs& a) {
     fmt::print(stderr, "atomq: no usable NVIDIA GPU: the driver sees no CUDA device\n");
     return kExitNoGpu;
   }
-  analyzer::InjectedRun r = analyzer::run_under_injection(a.program, a.collector, a.output + ".profiles.jsonl");
+  const std::string stream = a.output + ".profiles.jsonl";
+  const std::string code_directory = analyzer::loaded_code_directory(stream);
+  std::error_code ec;
+  std::filesystem::remove_all(code_directory, ec);  // a previous run's
+  analyzer::InjectedRun r = analyzer::run_under_injection(a.program, a.collector, stream);
   if (!r.exec_error.empty()) {
     fmt::print(stderr, "atomq: cannot run {}: {}\n", a.program[0], r.exec_error);
     return kExitCannotRun;
@@ -132,6 +138,8 @@ int run_program(const AnalyzeArgs& a) {
   std::vector<analyzer::SassFunction> functions;
   const std::string binary = analyzer::resolve_program_path(a.program[0]);
   analyzer::fill_hints_from_binary(r.profiles, binary, &functions);
+  analyzer::fill_hints_from_loaded_code(r.profiles, code_directory, functions);
+  std::filesystem::remove_all(code_directory, ec);
   fill_dram_peak(r.profiles);
   const bool wants_instructions = a.instructions != "0" || !a.instruction_regex.empty();
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again

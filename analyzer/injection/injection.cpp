@@ -15,6 +15,7 @@
 #include "atomq/analyzer/injection_protocol.hpp"
 #include "atomq/analyzer/instruction_profiler.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/analyzer/loaded_code.hpp"
 #include "atomq/run_document/process_streams.hpp"
 #include "atomq/run_document/profile_stream.hpp"
 
@@ -50,8 +51,10 @@ void flush_at_exit() {
   }
 }
 
-ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collector) {
+ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collector, const char* stream_path) {
   ProfilerOptions options;
+  // The kernels of shared libraries and run-time modules: their code, for the SASS hints.
+  options.loaded_code_directory = atomq::analyzer::loaded_code_directory(stream_path);
   options.source = atomq::model::CounterSource::kInjected;
   if (!collector.kernel_name.empty()) options.kernel_filter = atomq::analyzer::KernelFilter(collector.kernel_name);
   options.launch_skip = collector.launch_skip;
@@ -82,7 +85,7 @@ void start_profiling(const char* stream_path) {
         [](const std::string& error) { report_error(error); });
   } else {
     g_session = std::make_unique<KernelProfilingSession>(
-        profiler_options(collector), [](const atomq::model::KernelProfile& p) {
+        profiler_options(collector, stream_path), [](const atomq::model::KernelProfile& p) {
           try {
             atomq::model::KernelProfile tagged = p;
             tagged.process = g_process;

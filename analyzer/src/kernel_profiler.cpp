@@ -12,7 +12,9 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <unistd.h>
 
+#include "atomq/analyzer/loaded_code.hpp"
 #include "atomq/analyzer/metric_list.hpp"
 #include "atomq/cuda/check.hpp"
 #include "cupti_session_setup.hpp"
@@ -73,6 +75,11 @@ struct KernelProfilingSession::State {
   std::string replay_off_reason;  // set when a failure turned graph replay off
   long long graph_launch_ordinal = 0;
   SessionStats stats;
+  // Set when options.loaded_code_directory is. Its own mutex: a module may load inside a driver
+  // call atomq makes while holding `mutex` (lazy loading), and its callback must not wait for it.
+  std::unique_ptr<LoadedCodeStore> code;
+  std::mutex code_mutex;
+  bool code_warned = false;
   long long matching_seen = 0;
   bool finished = false;
 
@@ -132,6 +139,7 @@ struct KernelProfilingSession::State {
       for (size_t i = 0; i < names.size() && i < values.size(); ++i) profile.counters[names[i]] = values[i];
       ++stats.launches_profiled;
       if (sink) sink(profile);
+      save_code_of(launch.name);
     }
     for (auto& leftover : queue) {
       if (!leftover.keep) continue;
@@ -306,6 +314,36 @@ struct KernelProfilingSession::State {
       if (metric_names[i].rfind("smsp__sass_", 0) != 0) profile.counters[metric_names[i]] = values[i];
     ++stats.launches_profiled;
     if (sink) sink(profile);
+    for (const PendingLaunch& n : nodes) save_code_of(n.name);
+  }
+
+  // Keeps the code object of a profiled kernel for its SASS (loaded_code.hpp); a failure is
+  // one warning, never the program's.
+  void save_code_of(const std::string& mangled) {
+    if (!code || mangled == detail::kUnknownKernel) return;
+    std::lock_guard<std::mutex> lock(code_mutex);
+    try {
+      code->save_holding(mangled);
+    } catch (const std::exception& e) {
+      if (!code_warned) spdlog::warn("saving a loaded code object failed: {}", e.what());
+      code_warned = true;
+    }
+  }
+
+  void on_module_resource(CUpti_CallbackId id, const CUpti_ResourceData* resource) {
+    const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor);
+    if (!code || module == nullptr) return;
+    std::lock_guard<std::mutex> lock(code_mutex);
+    if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+      code->loaded(module->moduleId, module->pCubin, module->cubinSize);
+      if (code->modules_refused() == 1 && !code_warned) {
+        spdlog::warn("the program's loaded code objects exceed {} MiB: the SASS of later modules is not kept",
+                     LoadedCodeStore::kDefaultMaxBytes >> 20);
+        code_warned = true;
+      }
+    } else if (id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+      code->unloading(module->moduleId);
+    }
   }
 
   void on_graph_resource(CUpti_CallbackId id, const CUpti_ResourceData* resource) {
@@ -335,6 +373,15 @@ struct KernelProfilingSession::State {
       if (self->replay_ctx == resource->context) {
         self->replay.reset();
         self->replay_ctx = nullptr;
+      }
+      return;
+    }
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+        (id == CUPTI_CBID_RESOURCE_MODULE_LOADED || id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
+      try {
+        self->on_module_resource(id, static_cast<const CUpti_ResourceData*>(raw));
+      } catch (const std::exception& e) {  // never into the driver
+        spdlog::warn("keeping a loaded module's code failed: {}", e.what());
       }
       return;
     }
@@ -390,6 +437,12 @@ KernelProfilingSession::KernelProfilingSession(ProfilerOptions options, ProfileS
   for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,
                               CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING})
     ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_RESOURCE, id));
+  if (!state_->options.loaded_code_directory.empty()) {
+    state_->code = std::make_unique<LoadedCodeStore>(state_->options.loaded_code_directory,
+                                                     std::to_string(getpid()));
+    for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_MODULE_LOADED, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING})
+      ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_RESOURCE, id));
+  }
 }
 
 KernelProfilingSession::~KernelProfilingSession() {

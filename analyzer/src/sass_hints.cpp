@@ -6,10 +6,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
+#include <iterator>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
+#include "atomq/analyzer/loaded_code.hpp"
 
 namespace atomq::analyzer {
 
@@ -113,6 +117,42 @@ SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profil
     spdlog::info("atomic hints from the SASS of {}: {} of {} kernel(s) ({} found in the binary)", binary_path,
                  summary.kernels_hinted, summary.kernels, summary.kernels_in_binary);
   }
+  return summary;
+}
+
+SassHintSummary fill_hints_from_loaded_code(std::vector<model::KernelProfile>& profiles, const std::string& directory,
+                                            std::vector<SassFunction>& functions) {
+  std::set<std::string> missing;
+  for (const model::KernelProfile& p : profiles) {
+    const std::string& name = p.symbol.empty() ? p.kernel_name : p.symbol;
+    if (!find_sass_function(functions, name, p.device.compute_capability_major, p.device.compute_capability_minor))
+      missing.insert(p.kernel_name);
+  }
+  const std::vector<std::string> files = saved_code_objects(directory);
+  if (missing.empty() || files.empty()) return {SassDumpStatus::kOk, "", 0, 0, 0};
+  const SassFunctionFilter keep = [&missing](const std::string& mangled, const std::string&) {
+    return wanted(missing, mangled);
+  };
+  // One cuobjdump per code object, side by side: each is one module, not a whole binary.
+  const size_t jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<SassFunction> found;
+  SassDump last_failure;
+  for (size_t first = 0; first < files.size(); first += jobs) {
+    std::vector<std::future<SassDump>> dumps;
+    for (size_t i = first; i < std::min(files.size(), first + jobs); ++i)
+      dumps.push_back(std::async(std::launch::async, [&keep, &file = files[i]] { return dump_sass(file, keep); }));
+    for (auto& d : dumps) {
+      SassDump dump = d.get();
+      if (dump.status != SassDumpStatus::kOk) last_failure = dump;
+      std::move(dump.functions.begin(), dump.functions.end(), std::back_inserter(found));
+    }
+  }
+  SassHintSummary summary = fill_hints(profiles, found);
+  summary.status = found.empty() && !last_failure.reason.empty() ? last_failure.status : SassDumpStatus::kOk;
+  summary.reason = found.empty() ? last_failure.reason : "";
+  spdlog::info("atomic hints from the SASS of {} code object(s) the program loaded: {} of {} kernel(s) ({} found)",
+               files.size(), summary.kernels_hinted, missing.size(), summary.kernels_in_binary);
+  std::move(found.begin(), found.end(), std::back_inserter(functions));
   return summary;
 }
 

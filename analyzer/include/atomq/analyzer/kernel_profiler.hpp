@@ -28,6 +28,9 @@ struct ProfilerOptions {
   // node (else kernel replay: one range per graph launch, its first kernel node).
   bool replay_graphs = true;
   model::CounterSource source = model::CounterSource::kInProcess;
+  // Where the code objects holding profiled kernels are saved (loaded_code.hpp), so their SASS
+  // can be read after the run; "" keeps none (the in-process commands read their own binary).
+  std::string loaded_code_directory;
 };
 
 using ProfileSink = std::function<void(const model::KernelProfile&)>;

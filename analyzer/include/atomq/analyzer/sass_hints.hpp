@@ -35,6 +35,13 @@ SassHintSummary fill_hints(std::vector<model::KernelProfile>& profiles, const st
 SassHintSummary fill_hints_from_binary(std::vector<model::KernelProfile>& profiles, const std::string& binary_path,
                                        std::vector<SassFunction>* functions = nullptr);
 
+// For the profiles whose kernel `functions` does not hold (a shared library's, a run-time
+// module's): runs cuobjdump on the code objects the collector saved in `directory`
+// (loaded_code.hpp), fills their hints and appends the functions found to `functions`. Logs
+// how many kernels got hints; does nothing when the folder holds none.
+SassHintSummary fill_hints_from_loaded_code(std::vector<model::KernelProfile>& profiles, const std::string& directory,
+                                            std::vector<SassFunction>& functions);
+
 // Where `program` runs from, as execvp finds it: a name with a slash as it is, else the first
 // executable of that name on PATH; "" when none.
 std::string resolve_program_path(const std::string& program);
