@@ -1,0 +1,33 @@
+#!/bin/bash
+# Third-party atomic kernels analyzed as a user would (docs/validation.md, "Third-party kernels"):
+# PyTorch operators (validation/third_party/torch_ops.py: each with another call computing the
+# same result) and CUB's DeviceHistogram (BUILD/bin/cub_histogram), on a GPU machine.
+#   tools/third_party_run.sh BUILD OUT
+# Writes OUT/CASE-ROLE.json (atomq analyze, the role's kernels only), OUT/CASE.timings.json
+# (both roles, CUDA events, median of 11 runs), OUT/cub-INPUT.json and .timings.json, and logs.
+set -u
+build=$1 out=$2
+mkdir -p "$out"
+atomq=$build/bin/atomq
+ops=$(dirname "$0")/../validation/third_party/torch_ops.py
+# case  baseline kernels  fix kernels
+cases="scatter_add_hot _scatter_gather_elementwise kernelHistogram1D
+scatter_add_uniform _scatter_gather_elementwise kernelHistogram1D
+index_add_rows indexFunc indexFunc
+histc_clustered kernelHistogram1D kernelHistogram1D
+scatter_amax_hot _scatter_gather_elementwise indexFunc"
+status=0
+while read -r name base_re fix_re; do
+  python3 "$ops" "$name" baseline --timings "$out/$name.timings.json" > "$out/$name.timings.log" 2>&1 || status=1
+  for role in baseline fix; do
+    re=$base_re; [ "$role" = fix ] && re=$fix_re
+    "$atomq" analyze -k "regex:$re" -o "$out/$name-$role.json" -- python3 "$ops" "$name" "$role" \
+      > "$out/$name-$role.log" 2>&1 || status=1
+  done
+done <<< "$cases"
+for input in uniform single skewed; do
+  "$build/bin/cub_histogram" "$input" > "$out/cub-$input.timings.json" 2> "$out/cub-$input.timings.log" || status=1
+  "$atomq" analyze -k regex:DeviceHistogramSweep -o "$out/cub-$input.json" -- "$build/bin/cub_histogram" "$input" \
+    > "$out/cub-$input.log" 2>&1 || status=1
+done
+exit $status

@@ -1,0 +1,109 @@
+"""Atomic-heavy PyTorch operators, each paired with another PyTorch call that computes the same
+result another way: a third-party program for atomq (nothing here is atomq's code).
+
+  python3 torch_ops.py CASE ROLE [--repeat N] [--timings FILE]
+
+ROLE `baseline` or `fix` runs that call N times (default 2) after building the input. With
+--timings FILE the two roles' results are compared (exit 1 when they differ), then both are
+timed (CUDA events, median of 11 runs) and written to FILE as JSON."""
+import argparse
+import json
+import statistics
+
+import torch
+
+N = 1 << 24
+BINS = 256
+
+
+def hot_index(n, bins, hot_share, gen):
+    idx = torch.randint(0, bins, (n,), device="cuda", generator=gen)
+    hot = torch.rand(n, device="cuda", generator=gen) < hot_share
+    return torch.where(hot, torch.zeros_like(idx), idx)
+
+
+def make_cases(gen):
+    cases = {}
+
+    def scatter_vs_bincount(name, hot_share):
+        idx = hot_index(N, BINS, hot_share, gen)
+        w = torch.rand(N, device="cuda", generator=gen)
+        out = torch.zeros(BINS, device="cuda")
+        cases[name] = (lambda: out.zero_().scatter_add_(0, idx, w),
+                       lambda: torch.bincount(idx, weights=w, minlength=BINS).float(), 1e-3)
+
+    scatter_vs_bincount("scatter_add_hot", 0.25)
+    scatter_vs_bincount("scatter_add_uniform", 0.0)
+
+    # index_add_ of rows: 8-wide float rows into 1 Mi targets, uniform (little contention).
+    rows_idx = torch.randint(0, 1 << 20, (1 << 22,), device="cuda", generator=gen)
+    rows = torch.rand(1 << 22, 8, device="cuda", generator=gen)
+    table = torch.zeros(1 << 20, 8, device="cuda")
+    order = torch.argsort(rows_idx)
+    sorted_idx, sorted_rows = rows_idx[order], rows[order]
+    cases["index_add_rows"] = (lambda: table.zero_().index_add_(0, rows_idx, rows),
+                               lambda: table.zero_().index_add_(0, sorted_idx, sorted_rows), 1e-3)
+
+    # histc: float values, 256 bins, values clustered in a few bins.
+    vals = (torch.randn(N, device="cuda", generator=gen) * 0.02 + 0.5).clamp(0, 1)
+    cases["histc_clustered"] = (lambda: torch.histc(vals, bins=BINS, min=0, max=1),
+                                lambda: torch.bincount((vals * BINS).long().clamp(max=BINS - 1),
+                                                       minlength=BINS).float(), 0)
+
+    # scatter_reduce amax into 256 slots, a quarter of the updates into slot 0.
+    idx = hot_index(N, BINS, 0.25, gen)
+    w = torch.rand(N, device="cuda", generator=gen)
+    dst = torch.zeros(BINS, device="cuda")
+    cases["scatter_amax_hot"] = (
+        lambda: dst.zero_().scatter_reduce_(0, idx, w, reduce="amax", include_self=True),
+        lambda: torch.zeros(BINS, device="cuda").index_reduce_(0, idx, w, "amax", include_self=True), 0)
+    return cases
+
+
+def median_ms(fn, runs=11):
+    times = []
+    for _ in range(runs):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case")
+    ap.add_argument("role", choices=["baseline", "fix"])
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--timings")
+    args = ap.parse_args()
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    cases = make_cases(gen)
+    if args.case not in cases:
+        raise SystemExit(f"unknown case {args.case}; known: {', '.join(cases)}")
+    baseline, fix, tol = cases[args.case]
+    if not args.timings:  # profiled: only this role's kernels run
+        run = baseline if args.role == "baseline" else fix
+        for _ in range(args.repeat):
+            run()
+        torch.cuda.synchronize()
+        print(f"{args.case} {args.role}: ran {args.repeat} times")
+        return
+    a, b = baseline().float().clone(), fix().float().clone()
+    torch.cuda.synchronize()
+    if not torch.allclose(a, b, rtol=max(tol, 1e-6), atol=1e-3):
+        print(f"{args.case}: results differ, max |a-b| {float((a - b).abs().max())}")
+        raise SystemExit(1)
+    print(f"{args.case}: results agree")
+    if args.timings:
+        t = {"case": args.case, "baseline_ms": median_ms(baseline), "fix_ms": median_ms(fix),
+             "device": torch.cuda.get_device_name(), "torch": torch.__version__}
+        with open(args.timings, "w") as f:
+            json.dump(t, f, indent=1)
+        print(json.dumps(t))
+
+
+if __name__ == "__main__":
+    main()
