@@ -45,7 +45,8 @@ std::vector<const WhatIf*> all_what_ifs(const KernelAnalysis& a) {
 }
 
 // "forbidden_what_if_words": no what-if's change names them (e.g. "privatize" for a kernel
-// that already privatizes). "what_if_measured": {"change_contains", "measured_ns",
+// that already privatizes). "what_if_interval": {"change_contains", "measured_gain"}: the
+// gain a fix measured (another program computing the same result) lies in that what-if's interval. "what_if_measured": {"change_contains", "measured_ns",
 // "max_factor"}: the what-if naming that change predicts the time the fix measured (its own
 // recorded run) within the factor, either way.
 void check_what_ifs(const KernelAnalysis& a, const nlohmann::json& expected) {
@@ -53,6 +54,19 @@ void check_what_ifs(const KernelAnalysis& a, const nlohmann::json& expected) {
   for (const auto& word : expected.value("forbidden_what_if_words", nlohmann::json::array()))
     for (const WhatIf* w : what_ifs)
       EXPECT_EQ(w->change.find(word.get<std::string>()), std::string::npos) << "forbidden what-if: " << w->change;
+  if (expected.contains("what_if_interval")) {  // the fix's measured gain lies in the what-if's interval
+    const auto& fix = expected.at("what_if_interval");
+    const std::string words = fix.at("change_contains").get<std::string>();
+    const WhatIf* match = nullptr;
+    for (const WhatIf* w : what_ifs)
+      if (w->change.find(words) != std::string::npos) match = w;
+    ASSERT_NE(match, nullptr) << "no what-if names '" << words << "'";
+    ASSERT_TRUE(match->interval.evaluated) << match->change;
+    const double measured = fix.at("measured_gain").get<double>();
+    EXPECT_TRUE(match->interval.contains(measured))
+        << match->change << ": measured " << measured << "x outside " << match->interval.low << "x-"
+        << match->interval.high << "x";
+  }
   if (!expected.contains("what_if_measured")) return;
   const auto& fix = expected.at("what_if_measured");
   const std::string words = fix.at("change_contains").get<std::string>();
