@@ -1,6 +1,7 @@
 // The findings of one kernel's analysis (docs/model.md): each rule adds at most one finding,
 // with its evidence, recommendation and what-if predictions.
 #include "findings.hpp"
+#include "atomq/model/atomic_sites.hpp"
 
 #include <fmt/format.h>
 
@@ -145,7 +146,11 @@ void add_low_conflict(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
 // Many CAS instructions or many CAS attempts per update: each costs about two wavefronts.
 void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
   const ModelInputs& in = a.inputs;
-  const auto& amplification = a.boundness.cas_lane_ops_per_update;
+  std::optional<double> amplification = a.boundness.cas_lane_ops_per_update;
+  // Without a count of useful updates, the per-instruction counts of the CAS loops still say
+  // how many attempts an update takes (too few for the cas_retry finding).
+  const bool from_sites = !amplification && cas_retry_totals(a.sites).attempts_per_update > 0;
+  if (from_sites) amplification = cas_retry_totals(a.sites).attempts_per_update;
   const bool heavy = in.cas_share >= r.cas_heavy_min_c;
   const bool retries = amplification && *amplification >= r.cas_amplification_warn;
   if (!heavy && !retries) return;
@@ -157,7 +162,8 @@ void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
     f.evidence.push_back({"cas_lane_ops_per_update", *amplification, "ratio"});
     f.details.push_back(fmt::format("{:.2f} CAS lane-operations per useful update{}",
                                     *amplification,
-                                    in.active_lanes_origin == Origin::kAssumed
+                                    from_sites ? " (per-instruction counts of the CAS loops)"
+                                    : in.active_lanes_origin == Origin::kAssumed
                                         ? " (with e assumed; an upper bound)"
                                         : ""));
   }
@@ -173,10 +179,13 @@ void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
                             : 1.0;
   f.what_ifs.push_back(predict(
       a, m,
-      ModelChange{amplification ? "CAS loop replaced by a native fetch-and-op (one attempt per "
-                                  "update)"
-                                : "CAS replaced by a native fetch-and-op (retries unknown: none "
-                                  "assumed)",
+      ModelChange{from_sites      ? fmt::format("CAS loop replaced by a native fetch-and-op ({:.1f} attempts per "
+                                                "update measured per instruction, one left)",
+                                                *amplification)
+                  : amplification ? "CAS loop replaced by a native fetch-and-op (one attempt per "
+                                    "update)"
+                                  : "CAS replaced by a native fetch-and-op (retries unknown: none "
+                                    "assumed)",
                   std::nullopt, std::nullopt, 0.0,
                   std::max(1.0, in.wavefronts_per_instruction / (1.0 + in.cas_share)), factor}));
   a.findings.push_back(std::move(f));

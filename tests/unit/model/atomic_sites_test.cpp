@@ -104,6 +104,29 @@ TEST(CasRetry, FindingClassAndWhatIf) {
   EXPECT_FALSE(analyze(profile, model).has(FindingKind::kCasRetry));
 }
 
+// Too few retries for cas_retry (1.6 attempts per update), but a CAS-heavy stream: its what-if
+// counts the measured attempts instead of assuming none.
+TEST(CasRetry, CasHeavyTakesTheMeasuredAttempts) {
+  const ServiceTimeModel model(test::make_h200_like_table());
+  test::ProfileSpec spec;
+  spec.cas_share = 1.0;
+  KernelProfile profile = test::make_profile(spec);
+  profile.instructions = float_cas_loop(1000);
+  profile.instructions->records[2].lanes = 1.6 * 32000;
+  const KernelAnalysis a = analyze(profile, model);
+  EXPECT_FALSE(a.has(FindingKind::kCasRetry));
+  const Finding* f = a.find(FindingKind::kCasHeavy);
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->what_ifs.empty());
+  EXPECT_NE(f->what_ifs[0].change.find("1.6 attempts per update measured"), std::string::npos) << f->what_ifs[0].change;
+  profile.instructions.reset();  // no counts: none assumed, a smaller predicted gain
+  const KernelAnalysis unknown = analyze(profile, model);
+  const Finding* g = unknown.find(FindingKind::kCasHeavy);
+  ASSERT_NE(g, nullptr);
+  EXPECT_NE(g->what_ifs[0].change.find("retries unknown"), std::string::npos);
+  EXPECT_GT(f->what_ifs[0].speedup, g->what_ifs[0].speedup);
+}
+
 // An unrolled source loop: one CAS loop per copy, each a small share of the instructions;
 // taken together they hold the kernel.
 TEST(CasRetry, UnrolledCopiesAddUp) {
