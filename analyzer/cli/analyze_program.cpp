@@ -129,7 +129,12 @@ int run_program(const AnalyzeArgs& a) {
   const std::string code_directory = analyzer::loaded_code_directory(stream);
   std::error_code ec;
   std::filesystem::remove_all(code_directory, ec);  // a previous run's
-  analyzer::InjectedRun r = analyzer::run_under_injection(a.program, a.collector, stream);
+  analyzer::CollectorOptions collector = a.collector;
+  if (collector.keep_loaded_code && !analyzer::find_cuobjdump()) {
+    spdlog::info("no copies of loaded modules: cuobjdump, which would read them, is not found");
+    collector.keep_loaded_code = false;
+  }
+  analyzer::InjectedRun r = analyzer::run_under_injection(a.program, collector, stream);
   if (!r.exec_error.empty()) {
     fmt::print(stderr, "atomq: cannot run {}: {}\n", a.program[0], r.exec_error);
     return kExitCannotRun;

@@ -54,7 +54,7 @@ void flush_at_exit() {
 ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collector, const char* stream_path) {
   ProfilerOptions options;
   // The kernels of shared libraries and run-time modules: their code, for the SASS hints.
-  options.loaded_code_directory = atomq::analyzer::loaded_code_directory(stream_path);
+  if (collector.keep_loaded_code) options.loaded_code_directory = atomq::analyzer::loaded_code_directory(stream_path);
   options.source = atomq::model::CounterSource::kInjected;
   if (!collector.kernel_name.empty()) options.kernel_filter = atomq::analyzer::KernelFilter(collector.kernel_name);
   options.launch_skip = collector.launch_skip;

@@ -82,11 +82,13 @@ TEST_F(SideBySide, AProgramThatCannotStartIsReportedForEveryRun) {
   }
 }
 
-// The parent's options reach the injected library unchanged; graph replay is on unless said off.
+// The parent's options reach the injected library unchanged; graph replay and copies of the
+// loaded modules are on unless said off.
 TEST(CollectorOptionsProtocol, GraphReplayTravelsThroughTheEnvironment) {
   Environment environment;
   CollectorOptions off;
   off.replay_graphs = false;
+  off.keep_loaded_code = false;
   off.device = 1;
   write_collector_options(off, environment);
   auto lookup = [&environment](const char* name) -> const char* {
@@ -95,11 +97,15 @@ TEST(CollectorOptionsProtocol, GraphReplayTravelsThroughTheEnvironment) {
   };
   const CollectorOptions read = read_collector_options(lookup);
   EXPECT_FALSE(read.replay_graphs);
+  EXPECT_FALSE(read.keep_loaded_code);
   EXPECT_EQ(read.device, 1);
   environment.erase(env::kGraphReplay);
+  environment.erase(env::kKeepLoadedCode);
   EXPECT_TRUE(read_collector_options(lookup).replay_graphs);
+  EXPECT_TRUE(read_collector_options(lookup).keep_loaded_code);
   write_collector_options(CollectorOptions{}, environment);
   EXPECT_TRUE(read_collector_options(lookup).replay_graphs);
+  EXPECT_TRUE(read_collector_options(lookup).keep_loaded_code);
 }
 
 }  // namespace

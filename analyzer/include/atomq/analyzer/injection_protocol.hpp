@@ -21,6 +21,7 @@ inline constexpr const char* kLaunchSkip = "ATOMQ_LAUNCH_SKIP";
 inline constexpr const char* kLaunchCount = "ATOMQ_LAUNCH_COUNT";
 inline constexpr const char* kDevice = "ATOMQ_DEVICE";
 inline constexpr const char* kGraphReplay = "ATOMQ_GRAPH_REPLAY";  // 0: graph launches in kernel replay
+inline constexpr const char* kKeepLoadedCode = "ATOMQ_KEEP_LOADED_CODE";  // 0: no copies of loaded modules
 // Set: a per-instruction run of this one kernel (mangled name) instead of the counters.
 inline constexpr const char* kInstructionSymbol = "ATOMQ_INSTRUCTION_SYMBOL";
 inline constexpr const char* kInstructionLaunches = "ATOMQ_INSTRUCTION_LAUNCHES";
@@ -47,6 +48,9 @@ struct CollectorOptions {
   // Graph launches repeated per pass from a device-memory checkpoint, a range per kernel node;
   // false: CUPTI's kernel replay, which gives a graph launch one range (its first kernel node).
   bool replay_graphs = true;
+  // Copies of the modules the driver loads, for the SASS of kernels outside the executable
+  // (loaded_code.hpp); false where nothing could read them (no cuobjdump) or when asked.
+  bool keep_loaded_code = true;
   // Non-empty: collect per-instruction counts of this kernel (mangled name) over its first
   // instruction_launches launches instead of profiling counters.
   std::string instruction_symbol;
@@ -67,6 +71,7 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   environment[env::kLaunchCount] = std::to_string(options.launch_count);
   environment[env::kDevice] = std::to_string(options.device);
   environment[env::kGraphReplay] = options.replay_graphs ? "1" : "0";
+  environment[env::kKeepLoadedCode] = options.keep_loaded_code ? "1" : "0";
   if (options.instruction_symbol.empty()) {
     environment.erase(env::kInstructionSymbol);
   } else {
@@ -92,6 +97,7 @@ inline CollectorOptions read_collector_options(
   options.launch_count = number(env::kLaunchCount, options.launch_count);
   options.device = static_cast<int>(number(env::kDevice, options.device));
   options.replay_graphs = number(env::kGraphReplay, 1) != 0;
+  options.keep_loaded_code = number(env::kKeepLoadedCode, 1) != 0;
   if (const char* symbol = lookup(env::kInstructionSymbol); symbol && *symbol) options.instruction_symbol = symbol;
   options.instruction_launches = number(env::kInstructionLaunches, options.instruction_launches);
   return options;
