@@ -78,6 +78,13 @@ std::string LoadedCodeStore::save_holding(const std::string& symbol) {
   return "";
 }
 
+std::vector<std::string> symbols_named_in(const std::string& bytes, const std::vector<std::string>& symbols) {
+  std::vector<std::string> named;
+  for (const std::string& symbol : symbols)
+    if (!symbol.empty() && names_symbol(bytes, symbol)) named.push_back(symbol);
+  return named;
+}
+
 std::string loaded_code_directory(const std::string& stream_path) { return stream_path + ".code"; }
 
 std::vector<std::string> saved_code_objects(const std::string& directory) {

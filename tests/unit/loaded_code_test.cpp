@@ -98,6 +98,11 @@ TEST_F(LoadedCode, AnUnwritableFolderIsAnErrorNamingTheFile) {
   }
 }
 
+TEST_F(LoadedCode, NamesTheSymbolsAnObjectHolds) {
+  const std::string a = object_naming("_Z1av") + '\0' + "_Z1bv" + '\0';
+  EXPECT_EQ(symbols_named_in(a, {"_Z1av", "_Z1bv", "_Z1cv", "", "_Z1a"}), (std::vector<std::string>{"_Z1av", "_Z1bv"}));
+}
+
 TEST_F(LoadedCode, TheFolderFollowsTheStreamAndListsCubinsOnly) {
   EXPECT_EQ(loaded_code_directory("/x/run.json.profiles.jsonl"), "/x/run.json.profiles.jsonl.code");
   EXPECT_TRUE(saved_code_objects((dir_ / "absent").string()).empty());

@@ -43,6 +43,9 @@ class LoadedCodeStore {
   std::set<std::string> symbols_without_code_;  // looked for and not found (asked again only after a load)
 };
 
+// Of `symbols`, those the code object `bytes` names (as save_holding finds them).
+std::vector<std::string> symbols_named_in(const std::string& bytes, const std::vector<std::string>& symbols);
+
 // The folder where the code objects of the run whose profile stream is `stream_path` go.
 std::string loaded_code_directory(const std::string& stream_path);
 // The code objects saved in `directory`, sorted by name (none when it does not exist).
