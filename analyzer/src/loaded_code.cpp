@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string_view>
 
@@ -50,12 +51,18 @@ void LoadedCodeStore::unloading(uint32_t module_id) {
   bytes_kept_ -= it->second.size();
   kept_.erase(it);
   saved_.erase(module_id);
+  for (auto found = module_of_.begin(); found != module_of_.end();)
+    found = found->second == module_id ? module_of_.erase(found) : std::next(found);
 }
 
 std::string LoadedCodeStore::save_holding(const std::string& symbol) {
   if (symbol.empty() || symbols_without_code_.count(symbol)) return "";
+  // A kernel launched again is found without searching every kept module (up to 512 MiB).
+  if (const auto known = module_of_.find(symbol); known != module_of_.end())
+    if (const auto saved = saved_.find(known->second); saved != saved_.end()) return saved->second;
   for (const auto& [id, cubin] : kept_) {
     if (!names_symbol(cubin, symbol)) continue;
+    module_of_[symbol] = id;
     if (const auto saved = saved_.find(id); saved != saved_.end()) return saved->second;
     std::error_code ec;
     fs::create_directories(directory_, ec);

@@ -66,6 +66,8 @@ TEST_F(LoadedCode, AnUnloadedModuleIsDroppedAndItsIdMayComeBack) {
   LoadedCodeStore store(dir_.string(), "1");
   const std::string a = object_naming("_Z1hv"), b = object_naming("_Z1kv");
   store.loaded(5, a.data(), a.size());
+  EXPECT_NE(store.save_holding("_Z1hv"), "");
+  EXPECT_NE(store.save_holding("_Z1hv"), "");  // found again without a search
   store.unloading(5);
   EXPECT_EQ(store.bytes_kept(), 0u);
   EXPECT_EQ(store.save_holding("_Z1hv"), "");

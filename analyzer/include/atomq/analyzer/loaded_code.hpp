@@ -40,6 +40,7 @@ class LoadedCodeStore {
   size_t modules_refused_ = 0;
   std::map<uint32_t, std::string> kept_;      // module id -> cubin bytes
   std::map<uint32_t, std::string> saved_;     // module id -> file written
+  std::map<std::string, uint32_t> module_of_;   // symbol -> the kept module found to name it
   std::set<std::string> symbols_without_code_;  // looked for and not found (asked again only after a load)
 };
 
