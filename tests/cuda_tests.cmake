@@ -125,8 +125,17 @@ gtest_discover_tests(atomq_l2_gpu_tests PROPERTIES LABELS gpu
 add_executable(atomq_analyzer_unit_tests unit/metric_list_test.cpp unit/injected_run_test.cpp
   unit/loaded_code_test.cpp)
 target_link_libraries(atomq_analyzer_unit_tests PRIVATE atomq_collector GTest::gtest_main)
+# A real cubin for the ELF symbol reader of the loaded-code store (no GPU needed).
+set(library_kernels_cubin ${CMAKE_CURRENT_BINARY_DIR}/library_kernels.cubin)
+add_custom_command(OUTPUT ${library_kernels_cubin}
+  COMMAND ${CMAKE_CUDA_COMPILER} -cubin -arch=sm_90 -o ${library_kernels_cubin}
+          ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/library_kernels.cu
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/library_kernels.cu
+  COMMENT "cubin of library_kernels.cu")
+add_custom_target(library_kernels_cubin DEPENDS ${library_kernels_cubin})
+add_dependencies(atomq_analyzer_unit_tests library_kernels_cubin)
 target_compile_definitions(atomq_analyzer_unit_tests PRIVATE
-  ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures")
+  ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures" ATOMQ_TEST_CUBIN="${library_kernels_cubin}")
 set_target_properties(atomq_analyzer_unit_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
 gtest_discover_tests(atomq_analyzer_unit_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 

@@ -129,6 +129,13 @@ int run_program(const AnalyzeArgs& a) {
   const std::string code_directory = analyzer::loaded_code_directory(stream);
   std::error_code ec;
   std::filesystem::remove_all(code_directory, ec);  // a previous run's
+  struct RemovedAtReturn {  // the saved code objects are read once, whatever happens after
+    std::string path;
+    ~RemovedAtReturn() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } remove_code{code_directory};
   analyzer::CollectorOptions collector = a.collector;
   if (collector.keep_loaded_code && !analyzer::find_cuobjdump()) {
     spdlog::info("no copies of loaded modules: cuobjdump, which would read them, is not found");
@@ -144,7 +151,6 @@ int run_program(const AnalyzeArgs& a) {
   const std::string binary = analyzer::resolve_program_path(a.program[0]);
   analyzer::fill_hints_from_binary(r.profiles, binary, &functions);
   analyzer::fill_hints_from_loaded_code(r.profiles, code_directory, functions);
-  std::filesystem::remove_all(code_directory, ec);
   fill_dram_peak(r.profiles);
   const bool wants_instructions = a.instructions != "0" || !a.instruction_regex.empty();
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again

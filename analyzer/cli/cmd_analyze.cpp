@@ -119,7 +119,7 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("program", args->program, "-- PROGRAM ARGS...");
   sub->parse_complete_callback([sub = sub, args = args] {
     for (const char* name : {"--device", "--instructions", "--instructions-kernel", "--instruction-launches",
-                             "--instruction-jobs"})
+                             "--instruction-jobs", "--no-graph-replay", "--no-loaded-code"})
       if (sub->count(name) > 0) args->program_only_given.push_back(name);
   });
 }

@@ -51,7 +51,10 @@ Environment child_environment(const CollectorOptions& options, const std::string
     if (eq != std::string::npos) environment[entry.substr(0, eq)] = entry.substr(eq + 1);
   }
   environment[env::kInjectionPath] = injection_library();
-  environment[env::kProfileOutput] = stream_path;
+  // Absolute: the program may change its working folder before it starts CUDA.
+  std::error_code ec;
+  const fs::path absolute_stream = fs::absolute(stream_path, ec);
+  environment[env::kProfileOutput] = ec ? stream_path : absolute_stream.string();
   environment[env::kParentPid] = std::to_string(getpid());
   std::string ld_path = cupti_dir();
   if (const auto old = environment.find("LD_LIBRARY_PATH"); old != environment.end() && !old->second.empty())

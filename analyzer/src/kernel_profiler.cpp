@@ -79,7 +79,8 @@ struct KernelProfilingSession::State {
   // call atomq makes while holding `mutex` (lazy loading), and its callback must not wait for it.
   std::unique_ptr<LoadedCodeStore> code;
   std::mutex code_mutex;
-  bool code_warned = false;
+  bool save_failure_warned = false;
+  bool bound_warned = false;
   long long matching_seen = 0;
   bool finished = false;
 
@@ -325,8 +326,8 @@ struct KernelProfilingSession::State {
     try {
       code->save_holding(mangled);
     } catch (const std::exception& e) {
-      if (!code_warned) spdlog::warn("saving a loaded code object failed: {}", e.what());
-      code_warned = true;
+      if (!save_failure_warned) spdlog::warn("saving a loaded code object failed: {}", e.what());
+      save_failure_warned = true;
     }
   }
 
@@ -336,10 +337,10 @@ struct KernelProfilingSession::State {
     std::lock_guard<std::mutex> lock(code_mutex);
     if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
       code->loaded(module->moduleId, module->pCubin, module->cubinSize);
-      if (code->modules_refused() == 1 && !code_warned) {
+      if (code->modules_refused() > 0 && !bound_warned) {
         spdlog::warn("the program's loaded code objects exceed {} MiB: the SASS of later modules is not kept",
                      LoadedCodeStore::kDefaultMaxBytes >> 20);
-        code_warned = true;
+        bound_warned = true;
       }
     } else if (id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
       code->unloading(module->moduleId);
@@ -358,6 +359,17 @@ struct KernelProfilingSession::State {
   static void CUPTIAPI callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                 const void* raw) {
     auto* self = static_cast<State*>(user);
+    // Modules load whoever runs (a lazy load may happen inside atomq's own graph relaunch).
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+        (id == CUPTI_CBID_RESOURCE_MODULE_LOADED || id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
+      try {
+        self->on_module_resource(id, static_cast<const CUpti_ResourceData*>(raw));
+      } catch (const std::exception& e) {  // never into the driver
+        spdlog::warn("keeping a loaded module's code failed: {}", e.what());
+      } catch (...) {
+      }
+      return;
+    }
     if (GraphReplay::replaying_on_this_thread()) return;  // atomq's own relaunch of a graph
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       // Disable the profiler while its context still exists.
@@ -373,15 +385,6 @@ struct KernelProfilingSession::State {
       if (self->replay_ctx == resource->context) {
         self->replay.reset();
         self->replay_ctx = nullptr;
-      }
-      return;
-    }
-    if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
-        (id == CUPTI_CBID_RESOURCE_MODULE_LOADED || id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
-      try {
-        self->on_module_resource(id, static_cast<const CUpti_ResourceData*>(raw));
-      } catch (const std::exception& e) {  // never into the driver
-        spdlog::warn("keeping a loaded module's code failed: {}", e.what());
       }
       return;
     }

@@ -1,14 +1,14 @@
 #include "atomq/analyzer/loaded_code.hpp"
 
+#include <elf.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <stdexcept>
-#include <string_view>
 
 namespace atomq::analyzer {
 
@@ -16,80 +16,114 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether the cubin's string tables hold `symbol` as one whole entry ("\0symbol\0"): an ELF
-// symbol's name is such an entry. A name found only this way and not defined in the object
-// costs a cuobjdump run that finds no function, never a wrong hint (hints match by name).
-bool names_symbol(const std::string& cubin, const std::string& symbol) {
-  std::string needle;
-  needle.reserve(symbol.size() + 2);
-  needle.push_back('\0');
-  needle += symbol;
-  needle.push_back('\0');
-  return std::string_view(cubin).find(needle) != std::string_view::npos;
+// A T at `offset` of `bytes`, when it lies inside.
+template <typename T>
+bool read_at(std::string_view bytes, uint64_t offset, T& out) {
+  if (offset > bytes.size() || bytes.size() - offset < sizeof(T)) return false;
+  std::memcpy(&out, bytes.data() + offset, sizeof(T));
+  return true;
+}
+
+// The section table's entry `index`.
+bool section(std::string_view elf, const Elf64_Ehdr& header, uint64_t index, Elf64_Shdr& out) {
+  return index < header.e_shnum && read_at(elf, header.e_shoff + index * sizeof(Elf64_Shdr), out);
+}
+
+// The FUNC symbols with a section of one symbol table, named through its string table.
+void add_functions(std::string_view elf, const Elf64_Shdr& symtab, const Elf64_Shdr& strtab,
+                   std::set<std::string>& out) {
+  if (strtab.sh_offset > elf.size() || elf.size() - strtab.sh_offset < strtab.sh_size) return;
+  const std::string_view names = elf.substr(strtab.sh_offset, strtab.sh_size);
+  const uint64_t count = symtab.sh_size / sizeof(Elf64_Sym);
+  for (uint64_t i = 0; i < count; ++i) {
+    Elf64_Sym sym;
+    if (!read_at(elf, symtab.sh_offset + i * sizeof(Elf64_Sym), sym)) return;
+    if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF || sym.st_name >= names.size()) continue;
+    const std::string_view name = names.substr(sym.st_name);
+    const size_t end = name.find('\0');
+    if (end != std::string_view::npos && end > 0) out.emplace(name.substr(0, end));
+  }
 }
 
 }  // namespace
+
+std::set<std::string> defined_functions(std::string_view elf) {
+  std::set<std::string> functions;
+  Elf64_Ehdr header;
+  if (!read_at(elf, 0, header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shentsize != sizeof(Elf64_Shdr))
+    return functions;
+  for (uint64_t i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr symtab, strtab;
+    if (!section(elf, header, i, symtab)) break;
+    if (symtab.sh_type == SHT_SYMTAB && section(elf, header, symtab.sh_link, strtab))
+      add_functions(elf, symtab, strtab, functions);
+  }
+  return functions;
+}
 
 LoadedCodeStore::LoadedCodeStore(std::string directory, std::string file_prefix, size_t max_bytes)
     : directory_(std::move(directory)), file_prefix_(std::move(file_prefix)), max_bytes_(max_bytes) {}
 
 void LoadedCodeStore::loaded(uint32_t module_id, const char* cubin, size_t size) {
+  unloading(module_id);  // a reused id is a new module
   if (cubin == nullptr || size == 0) return;
   if (bytes_kept_ + size > max_bytes_) {
     ++modules_refused_;
     return;
   }
-  unloading(module_id);  // a reused id is a new module
-  kept_[module_id].assign(cubin, size);
+  Module m;
+  m.bytes.assign(cubin, size);
+  m.functions = defined_functions(m.bytes);
+  if (m.functions.empty()) return;  // no kernel of it can be asked for
+  m.load = ++loads_;
+  for (const std::string& f : m.functions) definer_[f] = module_id;
   bytes_kept_ += size;
-  symbols_without_code_.clear();
+  kept_[module_id] = std::move(m);
 }
 
 void LoadedCodeStore::unloading(uint32_t module_id) {
   const auto it = kept_.find(module_id);
   if (it == kept_.end()) return;
-  bytes_kept_ -= it->second.size();
+  bytes_kept_ -= it->second.bytes.size();
+  const std::set<std::string> functions = std::move(it->second.functions);
   kept_.erase(it);
-  saved_.erase(module_id);
-  for (auto found = module_of_.begin(); found != module_of_.end();)
-    found = found->second == module_id ? module_of_.erase(found) : std::next(found);
+  // A name the module defined falls back to the latest other kept module defining it.
+  for (const std::string& f : functions) {
+    const auto definer = definer_.find(f);
+    if (definer == definer_.end() || definer->second != module_id) continue;
+    definer_.erase(definer);
+    uint64_t latest = 0;
+    for (const auto& [id, m] : kept_)
+      if (m.load > latest && m.functions.count(f)) {
+        latest = m.load;
+        definer_[f] = id;
+      }
+  }
 }
 
 std::string LoadedCodeStore::save_holding(const std::string& symbol) {
-  if (symbol.empty() || symbols_without_code_.count(symbol)) return "";
-  // A kernel launched again is found without searching every kept module (up to 512 MiB).
-  if (const auto known = module_of_.find(symbol); known != module_of_.end())
-    if (const auto saved = saved_.find(known->second); saved != saved_.end()) return saved->second;
-  for (const auto& [id, cubin] : kept_) {
-    if (!names_symbol(cubin, symbol)) continue;
-    module_of_[symbol] = id;
-    if (const auto saved = saved_.find(id); saved != saved_.end()) return saved->second;
-    std::error_code ec;
-    fs::create_directories(directory_, ec);
-    const std::string path = (fs::path(directory_) / (file_prefix_ + "-" + std::to_string(id) + ".cubin")).string();
-    const std::string temporary = path + ".tmp";
-    {
-      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-      out.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
-      if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-      const int err = errno;
-      std::remove(temporary.c_str());
-      throw std::runtime_error("cannot rename " + temporary + ": " + std::strerror(err));
-    }
-    saved_[id] = path;
-    return path;
+  const auto definer = definer_.find(symbol);
+  if (definer == definer_.end()) return "";
+  Module& m = kept_.at(definer->second);
+  if (!m.saved.empty()) return m.saved;
+  std::error_code ec;
+  fs::create_directories(directory_, ec);
+  const std::string path = (fs::path(directory_) / (file_prefix_ + "-" + std::to_string(m.load) + ".cubin")).string();
+  const std::string temporary = path + ".tmp";
+  bool written = false;
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(m.bytes.data(), static_cast<std::streamsize>(m.bytes.size()));
+    written = static_cast<bool>(out.flush());
   }
-  symbols_without_code_.insert(symbol);
-  return "";
-}
-
-std::vector<std::string> symbols_named_in(const std::string& bytes, const std::vector<std::string>& symbols) {
-  std::vector<std::string> named;
-  for (const std::string& symbol : symbols)
-    if (!symbol.empty() && names_symbol(bytes, symbol)) named.push_back(symbol);
-  return named;
+  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string why = written ? std::string("rename failed: ") + std::strerror(errno) : "write failed";
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write " + path + ": " + why);
+  }
+  m.saved = path;
+  return path;
 }
 
 std::string loaded_code_directory(const std::string& stream_path) { return stream_path + ".code"; }

@@ -136,14 +136,17 @@ SassHintSummary fill_hints_from_loaded_code(std::vector<model::KernelProfile>& p
   const SassFunctionFilter keep = [&missing](const std::string& mangled, const std::string&) {
     return wanted(missing, mangled);
   };
-  // Only the functions each object names (`-fun`): a PyTorch module of 168 functions takes
+  // Only the functions each object defines (`-fun`): a PyTorch module of 168 functions takes
   // 14 s to list whole and 0.6 s for one kernel (H200 machine, docs/analyzer.md).
   std::vector<SassFunction> found;
   SassDump last_failure;
   for (const std::string& file : files) {
     std::ifstream in(file, std::ios::binary);
     const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const std::vector<std::string> named = symbols_named_in(bytes, symbols);
+    const std::set<std::string> defined = defined_functions(bytes);
+    std::vector<std::string> named;
+    std::copy_if(symbols.begin(), symbols.end(), std::back_inserter(named),
+                 [&defined](const std::string& s) { return defined.count(s) > 0; });
     if (named.empty()) continue;
     SassDump dump = dump_sass(file, keep, named);
     if (dump.status != SassDumpStatus::kOk) last_failure = dump;

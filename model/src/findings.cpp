@@ -148,9 +148,11 @@ void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
   const ModelInputs& in = a.inputs;
   std::optional<double> amplification = a.boundness.cas_lane_ops_per_update;
   // Without a count of useful updates, the per-instruction counts of the CAS loops still say
-  // how many attempts an update takes (too few for the cas_retry finding).
-  const bool from_sites = !amplification && cas_retry_totals(a.sites).attempts_per_update > 0;
-  if (from_sites) amplification = cas_retry_totals(a.sites).attempts_per_update;
+  // how many attempts an update takes (too few for the cas_retry finding, which the caller,
+  // add_evaluated_findings, checks first).
+  const double site_attempts = amplification ? 0.0 : cas_retry_totals(a.sites).attempts_per_update;
+  const bool from_sites = site_attempts > 0;
+  if (from_sites) amplification = site_attempts;
   const bool heavy = in.cas_share >= r.cas_heavy_min_c;
   const bool retries = amplification && *amplification >= r.cas_amplification_warn;
   if (!heavy && !retries) return;
@@ -159,7 +161,10 @@ void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
                                        percent(in.cas_share)));
   f.evidence.push_back({"cas_instructions", in.cas, "warp instructions"});
   if (amplification) {
-    f.evidence.push_back({"cas_lane_ops_per_update", *amplification, "ratio"});
+    if (from_sites)
+      f.evidence.push_back({"attempts_per_update", *amplification, "CAS lane-attempts per lane update"});
+    else
+      f.evidence.push_back({"cas_lane_ops_per_update", *amplification, "ratio"});
     f.details.push_back(fmt::format("{:.2f} CAS lane-operations per useful update{}",
                                     *amplification,
                                     from_sites ? " (per-instruction counts of the CAS loops)"
