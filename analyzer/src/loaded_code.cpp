@@ -110,6 +110,8 @@ std::string LoadedCodeStore::save_holding(const std::string& symbol) {
   std::error_code ec;
   fs::create_directories(directory_, ec);
   const std::string path = (fs::path(directory_) / (file_prefix_ + "-" + std::to_string(m.load) + ".cubin")).string();
+  // Not write_file_atomically: it installs signal handlers, which must not enter the
+  // program atomq is injected into; a torn file here costs only a hint.
   const std::string temporary = path + ".tmp";
   bool written = false;
   {
