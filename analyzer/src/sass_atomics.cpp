@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -25,13 +27,15 @@ bool is_operation(const std::string& token) {
   return std::find(std::begin(kOperations), std::end(kOperations), token) != std::end(kOperations);
 }
 
-// "64", "U32", "S32", "F32", "F64", "F16x2", "BF16x2": a letter prefix, digits, maybe "x2".
+// "64", "U32", "S32", "F32", "F64", "F16x2", "BF16x2", "F32x4": a letter prefix, digits,
+// maybe a vector width ("x2", "x4", "x8").
 bool is_type(const std::string& token) {
   size_t i = 0;
   while (i < token.size() && std::isupper(static_cast<unsigned char>(token[i]))) ++i;
   const size_t digits_begin = i;
   while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i]))) ++i;
-  return i > digits_begin && (i == token.size() || token.substr(i) == "x2");
+  const std::string rest = token.substr(i);
+  return i > digits_begin && (rest.empty() || rest == "x2" || rest == "x4" || rest == "x8");
 }
 
 ParsedOpcode parse_opcode(const std::string& opcode) {
@@ -90,31 +94,54 @@ std::optional<GlobalAtomicOp> dominant_op(const std::vector<std::pair<long long,
 
 }  // namespace
 
-std::optional<GlobalAtomicOp> global_atomic_op(const std::string& opcode) {
+std::optional<GlobalOpMatch> match_global_atomic(const std::string& opcode) {
+  using Op = GlobalAtomicOp;
   const ParsedOpcode p = parse_opcode(opcode);
   if (!is_global_atomic(p)) return std::nullopt;
   const bool reduction = p.base == "REDG" || p.base == "RED";
   const bool u32 = p.type.empty() || p.type == "U32";
-  const bool u64 = p.type == "64" || p.type == "U64";
-  if (reduction && p.operation == "ADD") {
-    if (u32) return GlobalAtomicOp::kRedAddU32;
-    if (u64) return GlobalAtomicOp::kRedAddU64;
-    if (p.type == "F32") return GlobalAtomicOp::kRedAddF32;
+  const bool s32 = p.type == "S32";
+  const bool b64 = p.type == "64" || p.type == "U64" || p.type == "S64";
+  const std::string& o = p.operation;
+  auto exact = [](Op op) { return GlobalOpMatch{op, false}; };
+  auto stand_in = [](Op op) { return GlobalOpMatch{op, true}; };
+  if (o == "ADD") {
+    if (p.type == "F32") return reduction ? exact(Op::kRedAddF32) : stand_in(Op::kRedAddF32);
+    if (p.type == "F64") return exact(reduction ? Op::kRedAddF64 : Op::kAtomAddF64);
+    if (p.type == "F16x2") return reduction ? stand_in(Op::kAtomAddF16x2) : exact(Op::kAtomAddF16x2);
+    if (p.type == "BF16x2") return reduction ? stand_in(Op::kAtomAddBF16x2) : exact(Op::kAtomAddBF16x2);
+    if (u32) return exact(reduction ? Op::kRedAddU32 : Op::kAtomAddU32);
+    if (b64) return reduction ? exact(Op::kRedAddU64) : exact(Op::kAtomAddU64);
+    return std::nullopt;  // vector float adds (F32x2, F32x4), ...
   }
-  if (reduction && u32 && p.operation == "MIN") return GlobalAtomicOp::kRedMinU32;
-  if (reduction && u32 && p.operation == "MAX") return GlobalAtomicOp::kRedMaxU32;
-  if (!reduction && u32 && p.operation == "ADD") return GlobalAtomicOp::kAtomAddU32;
-  if (!reduction && p.operation == "CAS") {
-    if (u32) return GlobalAtomicOp::kAtomCasU32;
-    if (u64) return GlobalAtomicOp::kAtomCasU64;
+  if (o == "CAS") {
+    if (u32) return exact(Op::kAtomCasU32);
+    if (b64) return exact(Op::kAtomCasU64);
+    return std::nullopt;
   }
-  return std::nullopt;
+  if (o == "EXCH") {
+    if (u32 || s32) return exact(Op::kAtomExchU32);
+    if (b64) return exact(Op::kAtomExchU64);
+    return std::nullopt;
+  }
+  const bool integer_update = o == "MIN" || o == "MAX" || o == "AND" || o == "OR" || o == "XOR" ||
+                              o == "INC" || o == "DEC";
+  if (!integer_update || !(u32 || s32 || b64)) return std::nullopt;
+  if (!reduction) return stand_in(b64 ? Op::kAtomAddU64 : Op::kAtomAddU32);  // result returned
+  if (b64) return stand_in(Op::kRedAddU64);
+  if (o == "MIN") return u32 ? exact(Op::kRedMinU32) : stand_in(Op::kRedMinU32);
+  if (o == "MAX") return u32 ? exact(Op::kRedMaxU32) : stand_in(Op::kRedMaxU32);
+  if (o == "OR") return exact(Op::kRedOrU32);
+  if (o == "AND" || o == "XOR") return stand_in(Op::kRedOrU32);
+  return stand_in(Op::kRedAddU32);  // INC, DEC
 }
 
 SassAtomics classify_atomics(const SassFunction& function) {
   SassAtomics out;
   const std::vector<SassLoop> loops = backward_branch_loops(function);
   std::vector<std::pair<long long, GlobalAtomicOp>> global_atomics;
+  std::map<GlobalAtomicOp, std::string> stand_in_opcodes;  // the first opcode each op stands in for
+  std::set<GlobalAtomicOp> exact_ops;
   std::vector<int> shared_widths;
   for (const SassInstruction& instruction : function.instructions) {
     const ParsedOpcode p = parse_opcode(instruction.opcode);
@@ -123,15 +150,20 @@ SassAtomics classify_atomics(const SassFunction& function) {
       count_shared(p, out);
       shared_widths.push_back(p.type.find("64") != std::string::npos ? 8 : 4);
     } else if (is_global_atomic(p)) {
-      if (const std::optional<GlobalAtomicOp> op = global_atomic_op(instruction.opcode)) {
-        ++out.global_ops[*op];
-        global_atomics.emplace_back(instruction.offset, *op);
+      if (const std::optional<GlobalOpMatch> m = match_global_atomic(instruction.opcode)) {
+        ++out.global_ops[m->op];
+        global_atomics.emplace_back(instruction.offset, m->op);
+        if (m->stand_in) stand_in_opcodes.emplace(m->op, instruction.opcode);
+        else exact_ops.insert(m->op);
       } else {
         ++out.other_global;
       }
     }
   }
   out.dominant_global = dominant_op(global_atomics, loops);
+  // The dominant op stands in when no instruction of the kernel is exactly that op.
+  if (out.dominant_global && !exact_ops.count(*out.dominant_global))
+    out.dominant_global_stands_in_for = stand_in_opcodes.at(*out.dominant_global);
   const bool one_width = !shared_widths.empty() &&
                          std::all_of(shared_widths.begin(), shared_widths.end(),
                                      [&](int w) { return w == shared_widths.front(); });

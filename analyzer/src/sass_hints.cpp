@@ -41,6 +41,7 @@ bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profil
   }
   if (!profile.global_atomic_op && atomics.dominant_global) {
     profile.global_atomic_op = atomics.dominant_global;
+    profile.global_atomic_op_stands_in_for = atomics.dominant_global_stands_in_for;
     changed = true;
   }
   return changed;

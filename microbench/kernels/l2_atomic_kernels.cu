@@ -1,4 +1,8 @@
-#include <type_traits>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <array>
+#include <utility>
 
 #include "l2_atomic_kernels.cuh"
 
@@ -6,31 +10,60 @@ namespace atomq::microbench::kernels {
 
 namespace {
 
-__host__ __device__ constexpr bool is_64_bit(GlobalAtomicOp op) {
-  return op == GlobalAtomicOp::kRedAddU64 || op == GlobalAtomicOp::kAtomCasU64;
-}
+// The word type each op updates; its size is the op's traits().word_bytes (checked in
+// kernel_handles).
+template <GlobalAtomicOp kOp>
+struct WordOf { using type = unsigned int; };
+template <> struct WordOf<GlobalAtomicOp::kRedAddU64> { using type = unsigned long long; };
+template <> struct WordOf<GlobalAtomicOp::kAtomCasU64> { using type = unsigned long long; };
+template <> struct WordOf<GlobalAtomicOp::kAtomAddU64> { using type = unsigned long long; };
+template <> struct WordOf<GlobalAtomicOp::kAtomExchU64> { using type = unsigned long long; };
+template <> struct WordOf<GlobalAtomicOp::kRedAddF32> { using type = float; };
+template <> struct WordOf<GlobalAtomicOp::kRedAddF64> { using type = double; };
+template <> struct WordOf<GlobalAtomicOp::kAtomAddF64> { using type = double; };
+template <> struct WordOf<GlobalAtomicOp::kAtomAddF16x2> { using type = __half2; };
+template <> struct WordOf<GlobalAtomicOp::kAtomAddBF16x2> { using type = __nv_bfloat162; };
 
 // One global atomic of kOp at `word`; returns what an ATOM op returned (0 for RED ops, whose
 // result is dropped so that they compile to REDG). `j` varies the operand per unrolled slot.
+// The half-pair adds compile to ATOM whether or not the result is used.
 template <GlobalAtomicOp kOp, typename Word>
 __device__ __forceinline__ unsigned int issue(Word* word, unsigned int j) {
-  if constexpr (kOp == GlobalAtomicOp::kRedAddU32) {
+  using Op = GlobalAtomicOp;
+  using U64 = unsigned long long;
+  if constexpr (kOp == Op::kRedAddU32) {
     atomicAdd(word, 1u);
-  } else if constexpr (kOp == GlobalAtomicOp::kRedAddU64) {
+  } else if constexpr (kOp == Op::kRedAddU64) {
     atomicAdd(word, 1ull);
-  } else if constexpr (kOp == GlobalAtomicOp::kRedAddF32) {
+  } else if constexpr (kOp == Op::kRedAddF32) {
     atomicAdd(word, 1.0f);
-  } else if constexpr (kOp == GlobalAtomicOp::kRedMinU32) {
+  } else if constexpr (kOp == Op::kRedMinU32) {
     atomicMin(word, 0x7fffffffu - j);
-  } else if constexpr (kOp == GlobalAtomicOp::kRedMaxU32) {
+  } else if constexpr (kOp == Op::kRedMaxU32) {
     atomicMax(word, j);
-  } else if constexpr (kOp == GlobalAtomicOp::kAtomAddU32) {
+  } else if constexpr (kOp == Op::kAtomAddU32) {
     return atomicAdd(word, 1u);
-  } else if constexpr (kOp == GlobalAtomicOp::kAtomCasU32) {
+  } else if constexpr (kOp == Op::kAtomCasU32) {
     return atomicCAS(word, j, j + 1u);  // one attempt, no retry loop
+  } else if constexpr (kOp == Op::kAtomCasU64) {
+    return static_cast<unsigned int>(atomicCAS(word, static_cast<U64>(j), static_cast<U64>(j + 1u)));
+  } else if constexpr (kOp == Op::kRedAddF64) {
+    atomicAdd(word, 1.0);
+  } else if constexpr (kOp == Op::kAtomAddF64) {
+    return static_cast<unsigned int>(atomicAdd(word, 1.0));
+  } else if constexpr (kOp == Op::kAtomAddF16x2) {
+    atomicAdd(word, __floats2half2_rn(1.0f, 1.0f));
+  } else if constexpr (kOp == Op::kAtomAddBF16x2) {
+    atomicAdd(word, __floats2bfloat162_rn(1.0f, 1.0f));
+  } else if constexpr (kOp == Op::kAtomAddU64) {
+    return static_cast<unsigned int>(atomicAdd(word, 1ull));
+  } else if constexpr (kOp == Op::kAtomExchU32) {
+    return atomicExch(word, j);
+  } else if constexpr (kOp == Op::kAtomExchU64) {
+    return static_cast<unsigned int>(atomicExch(word, static_cast<U64>(j)));
   } else {
-    return static_cast<unsigned int>(atomicCAS(word, static_cast<unsigned long long>(j),
-                                               static_cast<unsigned long long>(j + 1u)));
+    static_assert(kOp == Op::kRedOrU32);
+    atomicOr(word, 1u << j);
   }
   return 0u;
 }
@@ -39,9 +72,7 @@ __device__ __forceinline__ unsigned int issue(Word* word, unsigned int j) {
 
 template <GlobalAtomicOp kOp>
 __global__ void __launch_bounds__(1024) l2_atomic_kernel(L2AtomicArgs args) {
-  using Word = std::conditional_t<is_64_bit(kOp), unsigned long long,
-                                  std::conditional_t<kOp == GlobalAtomicOp::kRedAddF32, float,
-                                                     unsigned int>>;
+  using Word = typename WordOf<kOp>::type;
   const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int lane = static_cast<int>(threadIdx.x & 31);
   Word* const word = static_cast<Word*>(args.words) +
@@ -55,31 +86,28 @@ __global__ void __launch_bounds__(1024) l2_atomic_kernel(L2AtomicArgs args) {
   if (acc == args.sentinel) args.sink[blockIdx.x] = acc;  // never taken
 }
 
-#define ATOMQ_INSTANTIATE(OP) template __global__ void l2_atomic_kernel<OP>(L2AtomicArgs);
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kRedAddU32)
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kRedAddU64)
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kRedAddF32)
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kRedMinU32)
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kRedMaxU32)
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kAtomAddU32)
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kAtomCasU32)
-ATOMQ_INSTANTIATE(GlobalAtomicOp::kAtomCasU64)
-#undef ATOMQ_INSTANTIATE
+namespace {
+
+template <size_t... I>
+constexpr std::array<const void*, sizeof...(I)> kernel_handles(std::index_sequence<I...>) {
+  static_assert(((sizeof(typename WordOf<kGlobalAtomicOpTraits[I].op>::type) ==
+                  static_cast<size_t>(kGlobalAtomicOpTraits[I].word_bytes)) && ...),
+                "a word type disagrees with its op's traits");
+  return {{reinterpret_cast<const void*>(&l2_atomic_kernel<kGlobalAtomicOpTraits[I].op>)...}};
+}
+
+// One instantiation per entry of the op table (common/include/atomq/common/global_atomic.hpp).
+const std::array<const void*, kGlobalAtomicOpTraits.size()> kHandles =
+    kernel_handles(std::make_index_sequence<kGlobalAtomicOpTraits.size()>{});
+
+}  // namespace
 
 const void* l2_atomic_kernel_handle(GlobalAtomicOp op) {
-  switch (op) {
-    case GlobalAtomicOp::kRedAddU32: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kRedAddU32>);
-    case GlobalAtomicOp::kRedAddU64: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kRedAddU64>);
-    case GlobalAtomicOp::kRedAddF32: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kRedAddF32>);
-    case GlobalAtomicOp::kRedMinU32: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kRedMinU32>);
-    case GlobalAtomicOp::kRedMaxU32: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kRedMaxU32>);
-    case GlobalAtomicOp::kAtomAddU32: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kAtomAddU32>);
-    case GlobalAtomicOp::kAtomCasU32: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kAtomCasU32>);
-    case GlobalAtomicOp::kAtomCasU64: return reinterpret_cast<const void*>(&l2_atomic_kernel<GlobalAtomicOp::kAtomCasU64>);
-  }
+  for (size_t i = 0; i < kGlobalAtomicOpTraits.size(); ++i)
+    if (kGlobalAtomicOpTraits[i].op == op) return kHandles[i];
   return nullptr;
 }
 
-int l2_word_bytes(GlobalAtomicOp op) { return is_64_bit(op) ? 8 : 4; }
+int l2_word_bytes(GlobalAtomicOp op) { return traits(op).word_bytes; }
 
 }  // namespace atomq::microbench::kernels

@@ -105,12 +105,18 @@ void read_counters(const Fields& r, const json& doc, KernelProfile& p) {
 void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   const json* hints = r.optional_member(doc, "", "hints");
   if (hints == nullptr) return;
-  r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "useful_updates",
-                          "global_atomic_addresses", "shared_atomic_lane_bytes", "shared_cas_spin"});
+  r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "global_atomic_op_stands_in_for",
+                          "useful_updates", "global_atomic_addresses", "shared_atomic_lane_bytes",
+                          "shared_cas_spin"});
   if (hints->contains("shared_atomic_variant"))
     p.shared_atomic_variant = r.enumerated<OpVariant>(*hints, "hints", "shared_atomic_variant");
   if (hints->contains("global_atomic_op"))
     p.global_atomic_op = r.enumerated<GlobalAtomicOp>(*hints, "hints", "global_atomic_op");
+  if (hints->contains("global_atomic_op_stands_in_for")) {
+    if (!p.global_atomic_op) r.fail("hints.global_atomic_op_stands_in_for", "given without hints.global_atomic_op");
+    p.global_atomic_op_stands_in_for = r.str(*hints, "hints", "global_atomic_op_stands_in_for");
+    if (p.global_atomic_op_stands_in_for.empty()) r.fail("hints.global_atomic_op_stands_in_for", "must not be empty");
+  }
   if (hints->contains("useful_updates")) {
     const double u = r.number(*hints, "hints", "useful_updates");
     if (u <= 0) r.fail("hints.useful_updates", "must be > 0");
@@ -223,6 +229,8 @@ json kernel_profile_to_json(const KernelProfile& p) {
   json hints = json::object();
   if (p.shared_atomic_variant) hints["shared_atomic_variant"] = enum_name(*p.shared_atomic_variant);
   if (p.global_atomic_op) hints["global_atomic_op"] = enum_name(*p.global_atomic_op);
+  if (p.global_atomic_op && !p.global_atomic_op_stands_in_for.empty())
+    hints["global_atomic_op_stands_in_for"] = p.global_atomic_op_stands_in_for;
   if (p.useful_updates) hints["useful_updates"] = *p.useful_updates;
   if (p.shared_atomic_lane_bytes) hints["shared_atomic_lane_bytes"] = *p.shared_atomic_lane_bytes;
   if (p.shared_cas_spin) hints["shared_cas_spin"] = *p.shared_cas_spin;

@@ -3,6 +3,7 @@
 // the shared-unit model: profiles recorded before the L2 counters existed keep working.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "atomq/model/l2_queue.hpp"
@@ -26,27 +27,47 @@ std::optional<double> sum(const KernelProfile& profile, const char* a, const cha
   return va.value_or(0) + vb.value_or(0);
 }
 
-// Counters cannot tell f32 from u32 or add from min: the candidates the request kinds allow.
-void infer_op_candidates(const KernelProfile& profile, double atom, double red, double cas,
-                         L2Inputs& in) {
-  using Op = GlobalAtomicOp;
-  if (profile.global_atomic_op) {
-    in.candidate_ops = {*profile.global_atomic_op};
+// The op the SASS names, when the table calibrates it: measured, or derived where it stands in
+// for an opcode without a calibrated op of its own. False when the table lacks it.
+bool op_from_sass(const KernelProfile& profile, const std::vector<GlobalAtomicOp>& calibrated_ops,
+                  L2Inputs& in) {
+  const GlobalAtomicOp op = *profile.global_atomic_op;
+  if (std::find(calibrated_ops.begin(), calibrated_ops.end(), op) == calibrated_ops.end()) return false;
+  in.candidate_ops = {op};
+  if (profile.global_atomic_op_stands_in_for.empty()) {
     in.op_origin = Origin::kMeasured;
     in.op_reason = "from the kernel's SASS";
-    return;
+  } else {
+    in.op_origin = Origin::kDerived;
+    in.op_reason = fmt::format("from the kernel's SASS: {} has no calibrated op of its own; {}, the nearest "
+                               "(same width and return path), stands in",
+                               profile.global_atomic_op_stands_in_for, enum_name(op));
   }
+  return true;
+}
+
+// Counters cannot tell f32 from u32 or add from min: the candidates the request kinds allow.
+void infer_op_candidates(const KernelProfile& profile, const std::vector<GlobalAtomicOp>& calibrated_ops,
+                         double atom, double red, double cas, L2Inputs& in) {
+  using Op = GlobalAtomicOp;
+  if (profile.global_atomic_op && op_from_sass(profile, calibrated_ops, in)) return;
+  const std::string uncalibrated =
+      profile.global_atomic_op
+          ? fmt::format("the SASS names {}, which the table has no cells for (calibrated before atomq knew "
+                        "that op: run atomq calibrate); ",
+                        enum_name(*profile.global_atomic_op))
+          : "no SASS hint: ";
   in.op_origin = Origin::kAssumed;
   if (cas > 0.5 * (atom + red)) {
     in.candidate_ops = {Op::kAtomCasU32, Op::kAtomCasU64};
-    in.op_reason = "no SASS hint: most requests are CAS (width unknown)";
+    in.op_reason = uncalibrated + "most requests are CAS (width unknown)";
   } else if (atom > red) {
     in.candidate_ops = {Op::kAtomAddU32};
-    in.op_reason = "no SASS hint: ATOM requests (result returned), taken as atom.add.u32";
+    in.op_reason = uncalibrated + "ATOM requests (result returned), taken as atom.add.u32";
   } else {
     in.candidate_ops = {Op::kRedAddU32, Op::kRedAddF32, Op::kRedAddU64, Op::kRedMinU32,
                         Op::kRedMaxU32};
-    in.op_reason = "no SASS hint: RED requests only (operation and width unknown)";
+    in.op_reason = uncalibrated + "RED requests only (operation and width unknown)";
   }
 }
 
@@ -104,8 +125,9 @@ std::optional<std::string> malformed_counter(const KernelProfile& profile) {
 
 }  // namespace
 
-std::optional<L2Inputs> derive_l2_inputs(const KernelProfile& profile, double table_l2_clock_mhz,
+std::optional<L2Inputs> derive_l2_inputs(const KernelProfile& profile, const calibration::L2Section& section,
                                          std::string& note) {
+  const double table_l2_clock_mhz = section.l2_clock_mhz;
   L2Inputs in;
   if (auto problem = malformed_counter(profile)) {
     note = *problem;
@@ -129,7 +151,7 @@ std::optional<L2Inputs> derive_l2_inputs(const KernelProfile& profile, double ta
   if (const auto d = usable(profile, metric::kDurationNs); d && *d > 0) in.duration_ns = d;
   if (!elapsed_cycles(profile, table_l2_clock_mhz, in, note)) return std::nullopt;
   derive_shape(profile, in);
-  infer_op_candidates(profile, atom.value_or(0), red.value_or(0), in.cas_requests, in);
+  infer_op_candidates(profile, section.ops, atom.value_or(0), red.value_or(0), in.cas_requests, in);
   return in;
 }
 

@@ -172,7 +172,7 @@ void apply_overstated_requests(L2Queue& q, const Rules& r) {
 
 void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, const Rules& r) {
   std::string note;
-  auto inputs = derive_l2_inputs(profile, s.l2_clock_mhz, note);
+  auto inputs = derive_l2_inputs(profile, s, note);
   if (!inputs) {
     q.not_evaluated_reason = note;
     return;

@@ -89,12 +89,6 @@ double persistent_grid(const KernelProfile& p) {
   return std::min(static_cast<double>(p.launch.blocks()), sms * resident_blocks_per_sm(p));
 }
 
-// A float or 64-bit add (and any CAS) becomes a CAS loop in shared memory on Hopper.
-bool cas_loop_in_shared(GlobalAtomicOp op) {
-  return op == GlobalAtomicOp::kRedAddF32 || op == GlobalAtomicOp::kRedAddU64 ||
-         op == GlobalAtomicOp::kAtomCasU32 || op == GlobalAtomicOp::kAtomCasU64;
-}
-
 struct SharedCost {
   double ns = 0;
   std::string basis;
@@ -105,7 +99,7 @@ struct SharedCost {
 // round, so e rounds with e/2 lanes on average), random addresses conflict ~3.5 ways per bank.
 SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p,
                             const ServiceTimeModel& m, double addresses, double updates) {
-  const bool cas = cas_loop_in_shared(a.l2.op);
+  const bool cas = traits(a.l2.op).cas_loop_in_shared;  // a float or 64-bit add, any CAS
   const double c = cas ? 1.0 : 0.0;
   double instructions = updates / 32, lanes = 32, serialized = kRandomLanesBankConflict;
   if (addresses <= 1) {
@@ -158,7 +152,7 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
   const L2Queue& q = a.l2;
   const L2Inputs& in = q.inputs;
   const PrivatizedAddresses addresses = privatized_addresses(q);
-  const double word_bytes = q.op == GlobalAtomicOp::kRedAddU64 || q.op == GlobalAtomicOp::kAtomCasU64 ? 8 : 4;
+  const double word_bytes = traits(q.op).word_bytes;
   if (addresses.most <= 0 || addresses.most * word_bytes > kSharedMemoryBytesPerSm) {
     details.push_back(fmt::format("privatizing into shared memory: {} do not fit", addresses.basis));
     return std::nullopt;

@@ -63,6 +63,14 @@ TEST(SchemaReaderParity, BrokenProfilesRefusedByBoth) {
       {"half a global address", [](json& d) { d["hints"]["global_atomic_addresses"] = 0.5; }},
       {"unknown global op", [](json& d) { d["hints"]["global_atomic_op"] = "red.add.s32"; }},
       {"cas spin as a number", [](json& d) { d["hints"]["shared_cas_spin"] = 1; }},
+      {"stand-in without its op", [](json& d) {
+         d["hints"].erase("global_atomic_op");
+         d["hints"]["global_atomic_op_stands_in_for"] = "REDG.E.XOR";
+       }},
+      {"empty stand-in", [](json& d) {
+         d["hints"]["global_atomic_op"] = "red.or.u32";
+         d["hints"]["global_atomic_op_stands_in_for"] = "";
+       }},
       {"zero launches", [](json& d) { d["instructions"]["launches"] = 0; }},
       {"negative executions", [](json& d) { d["instructions"]["records"][0]["executions"] = -1.0; }},
       {"loop of three", [](json& d) { d["instructions"]["loops"][0].push_back(300); }},

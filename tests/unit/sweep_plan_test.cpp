@@ -59,10 +59,11 @@ TEST(Statistics, MedianAndQuantile) {
 
 TEST(SweepPlan, L2GridCoversEveryOpAndSpreadUpToTheDevice) {
   const cal::SweepPlan f = cal::make_sweep_plan(cal::GridSize::kFull, 64);
-  EXPECT_EQ(f.l2.ops.size(), 8u);
+  EXPECT_EQ(f.l2.ops, atomq::enum_values<atomq::GlobalAtomicOp>());
+  EXPECT_EQ(f.l2.ops.size(), atomq::kGlobalAtomicOpTraits.size());
   EXPECT_EQ(f.l2.spreads.size(), 4u);
   EXPECT_EQ(f.l2.warps_per_sm, (std::vector<int>{4, 16, 32, 64}));
-  EXPECT_EQ(f.l2.cell_count(), 8u * 4u * 4u);
+  EXPECT_EQ(f.l2.cell_count(), f.l2.ops.size() * 4u * 4u);
   const cal::SweepPlan q = cal::make_sweep_plan(cal::GridSize::kQuick, 64);
   EXPECT_EQ(q.l2.warps_per_sm, (std::vector<int>{8, 64}));
   EXPECT_LT(q.l2.target_launch_ms, f.l2.target_launch_ms);

@@ -4,6 +4,8 @@
 // slices get no finding, old profiles without the L2 counters still evaluate.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "atomq/model/analysis.hpp"
@@ -264,6 +266,33 @@ TEST_F(L2Queue, UnknownOpIsChosenByTheObservedRateAndMarkedAssumed) {
   EXPECT_LE(b.l2.service_cycles, 1.0 * (1 + default_rules().l2_rate_tolerance));
 }
 
+// An opcode without a calibrated op of its own: the nearest op stands in, derived, and the
+// reason names the opcode. A table calibrated before the op existed: the request kinds decide,
+// assumed, and the reason says to calibrate again.
+TEST_F(L2Queue, StandInOpIsDerivedAndAnOpTheTableLacksIsAssumed) {
+  KernelProfile p = naive_global_one_value();
+  p.global_atomic_op = GlobalAtomicOp::kRedOrU32;
+  p.global_atomic_op_stands_in_for = "REDG.E.XOR.STRONG.GPU";
+  const KernelAnalysis a = analyze(p, model);
+  ASSERT_TRUE(a.l2.evaluated);
+  EXPECT_EQ(a.l2.op, GlobalAtomicOp::kRedOrU32);
+  EXPECT_EQ(a.l2.op_origin, Origin::kDerived);
+  EXPECT_NE(a.l2.op_reason.find("REDG.E.XOR.STRONG.GPU has no calibrated op"), std::string::npos) << a.l2.op_reason;
+
+  calibration::ServiceTable old_table = test::make_h200_like_table_with_l2();
+  calibration::L2Section& l2 = old_table.l2;
+  l2.ops.erase(std::find(l2.ops.begin(), l2.ops.end(), GlobalAtomicOp::kRedOrU32));
+  l2.cells.erase(std::remove_if(l2.cells.begin(), l2.cells.end(),
+                                [](const calibration::L2Cell& c) { return c.op == GlobalAtomicOp::kRedOrU32; }),
+                 l2.cells.end());
+  const KernelAnalysis b = analyze(p, ServiceTimeModel(old_table));
+  ASSERT_TRUE(b.l2.evaluated) << b.l2.not_evaluated_reason;
+  EXPECT_EQ(b.l2.op_origin, Origin::kAssumed);
+  EXPECT_NE(b.l2.op, GlobalAtomicOp::kRedOrU32);
+  EXPECT_NE(b.l2.op_reason.find("the SASS names red.or.u32, which the table has no cells for"), std::string::npos)
+      << b.l2.op_reason;
+}
+
 TEST_F(L2Queue, JsonCarriesTheQueueAndTheBindingUnit) {
   const auto doc = nlohmann::json::parse(analysis_to_json(analyze(scatter_add(true), model)));
   EXPECT_EQ(doc.at("binding_unit"), "l2_atomic_unit");
@@ -288,11 +317,12 @@ TEST_F(L2Queue, JsonCarriesTheQueueAndTheBindingUnit) {
 TEST_F(L2Queue, AbsurdSliceRatioLeavesTheSliceCountUnknown) {
   KernelProfile p = naive_global_one_value();
   std::string note;
-  const auto good = derive_l2_inputs(p, kL2ClockMhz, note);
+  const calibration::L2Section& section = model.table().l2;
+  const auto good = derive_l2_inputs(p, section, note);
   ASSERT_TRUE(good) << note;
   EXPECT_GT(good->slices, 0);
   p.counters[metric::kL2CyclesElapsedSum] = p.counters[metric::kL2CyclesElapsedMax] * 5e9;
-  const auto bad = derive_l2_inputs(p, kL2ClockMhz, note);
+  const auto bad = derive_l2_inputs(p, section, note);
   ASSERT_TRUE(bad) << note;
   EXPECT_EQ(bad->slices, 0);
 }

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <string>
 
 #include "atomq/analyzer/sass_listing.hpp"
 #include "atomq/common/global_atomic.hpp"
@@ -13,11 +14,19 @@
 
 namespace atomq::analyzer {
 
-// One global atomic opcode in atomq's vocabulary: REDG/RED (result unused) and ATOMG/ATOM
-// (result returned; RED/ATOM address generically and count as global atomics in the
-// counters). nullopt for other atomics (AND, EXCH, signed or 64-bit MIN/MAX, F64, ATOMG F32...)
-// and for non-atomics.
-std::optional<GlobalAtomicOp> global_atomic_op(const std::string& opcode);
+// A global atomic opcode in atomq's vocabulary of calibrated ops (common/include/atomq/
+// common/global_atomic.hpp). REDG/RED: result unused; ATOMG/ATOM: result returned (RED/ATOM
+// address generically and count as global atomics in the counters). An opcode without a
+// calibrated op of its own gets the nearest one as a stand-in (`stand_in`): same width and
+// return path, the operation's kind kept where the table has it (REDG AND/XOR -> red.or.u32,
+// signed MIN -> red.min.u32, INC/DEC -> red.add.u32, 64-bit logic/min/max -> the 64-bit add,
+// ATOMG F32 add -> red.add.f32, REDG half pairs -> their ATOM). nullopt for vector float adds
+// (F32x2, F32x4), other types and non-atomics.
+struct GlobalOpMatch {
+  GlobalAtomicOp op;
+  bool stand_in = false;
+};
+std::optional<GlobalOpMatch> match_global_atomic(const std::string& opcode);
 
 struct SassAtomics {
   // Global atomics in the vocabulary, by op; those outside it are only counted.
@@ -28,6 +37,8 @@ struct SassAtomics {
   // frequent op among those, ties to the one first in the listing. A loop's body runs many
   // times per straight-line atomic, so its op is the one the L2 mostly serves.
   std::optional<GlobalAtomicOp> dominant_global;
+  // The SASS opcode dominant_global stands in for; empty when the kernel issues that op itself.
+  std::string dominant_global_stands_in_for;
 
   int shared_popc_inc = 0;    // ATOMS.POPC.INC: result unused, same-address lanes merge
   int shared_add = 0;         // ATOMS.ADD: result used, same-address lanes serialize

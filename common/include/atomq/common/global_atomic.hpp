@@ -10,7 +10,8 @@
 namespace atomq {
 
 // A global atomic operation as it reaches L2. RED: the result is unused (REDG); ATOM: the
-// result returns to the SM (ATOMG). CAS is always ATOM.
+// result returns to the SM (ATOMG, or the generic ATOM the compiler emits for half-precision
+// pairs). CAS and EXCH are always ATOM. Names follow the SASS: base, operation, type.
 enum class GlobalAtomicOp {
   kRedAddU32,
   kRedAddU64,
@@ -20,8 +21,16 @@ enum class GlobalAtomicOp {
   kAtomAddU32,
   kAtomCasU32,
   kAtomCasU64,
+  kRedAddF64,
+  kAtomAddF64,
+  kAtomAddF16x2,
+  kAtomAddBF16x2,
+  kAtomAddU64,
+  kAtomExchU32,
+  kAtomExchU64,
+  kRedOrU32,
 };
-constexpr std::array<EnumName<GlobalAtomicOp>, 8> enum_names(GlobalAtomicOp) {
+constexpr std::array<EnumName<GlobalAtomicOp>, 16> enum_names(GlobalAtomicOp) {
   return {{{GlobalAtomicOp::kRedAddU32, "red.add.u32"},
            {GlobalAtomicOp::kRedAddU64, "red.add.u64"},
            {GlobalAtomicOp::kRedAddF32, "red.add.f32"},
@@ -29,7 +38,50 @@ constexpr std::array<EnumName<GlobalAtomicOp>, 8> enum_names(GlobalAtomicOp) {
            {GlobalAtomicOp::kRedMaxU32, "red.max.u32"},
            {GlobalAtomicOp::kAtomAddU32, "atom.add.u32"},
            {GlobalAtomicOp::kAtomCasU32, "atom.cas.u32"},
-           {GlobalAtomicOp::kAtomCasU64, "atom.cas.u64"}}};
+           {GlobalAtomicOp::kAtomCasU64, "atom.cas.u64"},
+           {GlobalAtomicOp::kRedAddF64, "red.add.f64"},
+           {GlobalAtomicOp::kAtomAddF64, "atom.add.f64"},
+           {GlobalAtomicOp::kAtomAddF16x2, "atom.add.f16x2"},
+           {GlobalAtomicOp::kAtomAddBF16x2, "atom.add.bf16x2"},
+           {GlobalAtomicOp::kAtomAddU64, "atom.add.u64"},
+           {GlobalAtomicOp::kAtomExchU32, "atom.exch.u32"},
+           {GlobalAtomicOp::kAtomExchU64, "atom.exch.u64"},
+           {GlobalAtomicOp::kRedOrU32, "red.or.u32"}}};
+}
+
+// What the microbenchmarks, the calibration and the what-ifs need to know of an op.
+struct GlobalAtomicOpTraits {
+  GlobalAtomicOp op;
+  int word_bytes;           // bytes one lane updates
+  bool returns_result;      // ATOM (the result returns to the SM), else RED
+  bool cas_loop_in_shared;  // the same update in shared memory is a CAS loop on Hopper
+};
+// Shared-memory forms on sm_90 (cuobjdump of atomicAdd on __shared__ words): 32-bit integer
+// add, min, max, exch, or are single ATOMS; float, double, 64-bit and half-pair adds are
+// ATOMS.CAST.SPIN loops.
+constexpr std::array<GlobalAtomicOpTraits, 16> kGlobalAtomicOpTraits = {{
+    {GlobalAtomicOp::kRedAddU32, 4, false, false},
+    {GlobalAtomicOp::kRedAddU64, 8, false, true},
+    {GlobalAtomicOp::kRedAddF32, 4, false, true},
+    {GlobalAtomicOp::kRedMinU32, 4, false, false},
+    {GlobalAtomicOp::kRedMaxU32, 4, false, false},
+    {GlobalAtomicOp::kAtomAddU32, 4, true, false},
+    {GlobalAtomicOp::kAtomCasU32, 4, true, true},
+    {GlobalAtomicOp::kAtomCasU64, 8, true, true},
+    {GlobalAtomicOp::kRedAddF64, 8, false, true},
+    {GlobalAtomicOp::kAtomAddF64, 8, true, true},
+    {GlobalAtomicOp::kAtomAddF16x2, 4, true, true},
+    {GlobalAtomicOp::kAtomAddBF16x2, 4, true, true},
+    {GlobalAtomicOp::kAtomAddU64, 8, true, true},
+    {GlobalAtomicOp::kAtomExchU32, 4, true, false},
+    {GlobalAtomicOp::kAtomExchU64, 8, true, false},
+    {GlobalAtomicOp::kRedOrU32, 4, false, false},
+}};
+
+constexpr const GlobalAtomicOpTraits& traits(GlobalAtomicOp op) {
+  for (const GlobalAtomicOpTraits& t : kGlobalAtomicOpTraits)
+    if (t.op == op) return t;
+  return kGlobalAtomicOpTraits[0];  // unreachable for a declared op (global_atomic_test.cpp)
 }
 
 // Which addresses a grid of global atomics updates. A 128-byte line lives in one L2 slice,

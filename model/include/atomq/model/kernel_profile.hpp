@@ -92,6 +92,9 @@ struct KernelProfile {
   // From the SASS of the kernel: the global atomic (REDG/ATOMG) that issues most, which
   // picks the L2 section's service time (counters cannot tell f32 from u32).
   std::optional<GlobalAtomicOp> global_atomic_op;
+  // The SASS opcode global_atomic_op stands in for (e.g. "REDG.E.XOR.STRONG.GPU", whose
+  // nearest calibrated op is red.or.u32); empty when the kernel issues that op itself.
+  std::string global_atomic_op_stands_in_for;
   // Distinct global addresses the atomics update (e.g. a histogram's bins), known for
   // built-in targets or given by the user: the L2 what-ifs' merge traffic.
   std::optional<double> global_atomic_addresses;

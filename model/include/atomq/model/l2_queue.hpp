@@ -66,8 +66,9 @@ struct L2Inputs {
 };
 
 // The L2 inputs of a profile, or nullopt with the reason in `note` (missing counters: the
-// queue is not evaluated; old profiles and ncu CSVs without them keep working).
-std::optional<L2Inputs> derive_l2_inputs(const KernelProfile& profile, double table_l2_clock_mhz,
+// queue is not evaluated; old profiles and ncu CSVs without them keep working). The section
+// gives the L2 clock (when the profile lacks the elapsed counter) and the ops it calibrates.
+std::optional<L2Inputs> derive_l2_inputs(const KernelProfile& profile, const calibration::L2Section& section,
                                          std::string& note);
 
 struct L2Queue {
