@@ -107,6 +107,16 @@ add_test(NAME integration.analyze_sites
           ${ATOMQ_CLI} $<TARGET_FILE:sites_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/sites)
 set_tests_properties(integration.analyze_sites PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
 
+# Global ops beyond 32-bit adds (f64, half pairs, exch, 64-bit tickets, xor): each read from the
+# SASS and served by its own calibrated cells, or a named stand-in (GPU).
+add_executable(global_ops_app gpu/targets/global_ops_app.cu)
+target_link_libraries(global_ops_app PRIVATE CUDA::cudart_static)
+set_target_properties(global_ops_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_test(NAME integration.analyze_global_ops
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_global_ops.py
+          ${ATOMQ_CLI} $<TARGET_FILE:global_ops_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/global_ops)
+set_tests_properties(integration.analyze_global_ops PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
+
 add_executable(atomq_analyzer_gpu_tests gpu/in_process_profile_test.cpp)
 target_link_libraries(atomq_analyzer_gpu_tests PRIVATE atomq_collector atomq_microbench GTest::gtest_main)
 set_target_properties(atomq_analyzer_gpu_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")

@@ -13,6 +13,7 @@ ops=$(dirname "$0")/../validation/third_party/torch_ops.py
 # case  baseline kernels  fix kernels
 cases="scatter_add_hot _scatter_gather_elementwise kernelHistogram1D
 scatter_add_uniform _scatter_gather_elementwise kernelHistogram1D
+scatter_add_hot_f64 _scatter_gather_elementwise kernelHistogram1D
 index_add_rows indexFunc indexFunc
 histc_clustered kernelHistogram1D kernelHistogram1D
 scatter_amax_hot _scatter_gather_elementwise indexFunc"

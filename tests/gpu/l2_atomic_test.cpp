@@ -13,6 +13,7 @@
 
 #include "cuobjdump_path.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
+#include "atomq/analyzer/sass_atomics.hpp"
 #include "atomq/common/statistics.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
 #include "atomq/model/metric_names.hpp"
@@ -34,7 +35,7 @@ std::map<std::string, std::vector<std::string>> global_atomics(const std::string
   std::map<std::string, std::vector<std::string>> result;
   if (!pipe) return result;
   const std::regex function_re(R"(Function : (\S+))");
-  const std::regex atomic_re(R"(\b((?:REDG|ATOMG|RED|ATOM)\.[A-Z0-9_.]+))");
+  const std::regex atomic_re(R"(\b((?:REDG|ATOMG|RED|ATOM)\.[A-Za-z0-9_.]+))");  // F16x2: lower-case x
   std::vector<std::string>* current = nullptr;
   std::array<char, 4096> buf{};
   while (fgets(buf.data(), buf.size(), pipe.get())) {
@@ -49,45 +50,31 @@ std::map<std::string, std::vector<std::string>> global_atomics(const std::string
   return result;
 }
 
-// The opcode prefix and the width/type marker each op must compile to.
-struct ExpectedSass {
-  GlobalAtomicOp op;
-  const char* prefix;  // e.g. "REDG.E.ADD."
-  const char* marker;  // ".64", ".F32" or "" (32-bit integer: neither)
-};
-
-bool is_red(GlobalAtomicOp op) {
-  return op != GlobalAtomicOp::kAtomAddU32 && op != GlobalAtomicOp::kAtomCasU32 &&
-         op != GlobalAtomicOp::kAtomCasU64;
-}
+bool is_red(GlobalAtomicOp op) { return !atomq::traits(op).returns_result; }
 
 }  // namespace
 
+// Every op's kernel compiles to global atomics that the analyzer's own classifier
+// (analyzer/src/sass_atomics.cpp) maps back to exactly that op: the calibrated cell and the
+// SASS a user's kernel shows name the same thing.
 TEST(L2AtomicGpu, EachKernelIssuesTheIntendedGlobalAtomic) {
   std::string cuobjdump;
   if (!have_cuobjdump(&cuobjdump)) GTEST_SKIP() << "cuobjdump not found (it ships with the GPU machine's toolkit)";
   const auto functions = global_atomics(cuobjdump);
-  const ExpectedSass expected[] = {
-      {GlobalAtomicOp::kRedAddU32, "REDG.E.ADD.", ""},  {GlobalAtomicOp::kRedAddU64, "REDG.E.ADD.", ".64"},
-      {GlobalAtomicOp::kRedAddF32, "REDG.E.ADD.", ".F32"}, {GlobalAtomicOp::kRedMinU32, "REDG.E.MIN.", ""},
-      {GlobalAtomicOp::kRedMaxU32, "REDG.E.MAX.", ""},  {GlobalAtomicOp::kAtomAddU32, "ATOMG.E.ADD.", ""},
-      {GlobalAtomicOp::kAtomCasU32, "ATOMG.E.CAS.", ""}, {GlobalAtomicOp::kAtomCasU64, "ATOMG.E.CAS.", ".64"},
-  };
-  for (const ExpectedSass& e : expected) {
-    SCOPED_TRACE(atomq::enum_name(e.op));
-    const std::regex name_re("l2_atomic_kernelIL.*GlobalAtomicOpE" +
-                             std::to_string(static_cast<int>(e.op)) + "E");
-    const std::vector<std::string>* ops = nullptr;
+  for (GlobalAtomicOp op : atomq::enum_values<GlobalAtomicOp>()) {
+    SCOPED_TRACE(atomq::enum_name(op));
+    const std::regex name_re("l2_atomic_kernelIL.*GlobalAtomicOpE" + std::to_string(static_cast<int>(op)) + "E");
+    const std::vector<std::string>* opcodes = nullptr;
     for (const auto& [name, list] : functions)
-      if (std::regex_search(name, name_re)) ops = &list;
-    ASSERT_NE(ops, nullptr) << "no l2_atomic_kernel for this op in " << ATOMQ_CLI_PATH;
-    EXPECT_EQ(ops->size(), static_cast<size_t>(mb::kL2AtomicUnroll));
-    for (const std::string& sass : *ops) {
-      EXPECT_EQ(sass.rfind(e.prefix, 0), 0u) << sass;
-      const bool has_64 = sass.find(".64") != std::string::npos;
-      const bool has_f32 = sass.find(".F32") != std::string::npos;
-      EXPECT_EQ(has_64, std::string(e.marker) == ".64") << sass;
-      EXPECT_EQ(has_f32, std::string(e.marker) == ".F32") << sass;
+      if (std::regex_search(name, name_re)) opcodes = &list;
+    ASSERT_NE(opcodes, nullptr) << "no l2_atomic_kernel for this op in " << ATOMQ_CLI_PATH;
+    EXPECT_EQ(opcodes->size(), static_cast<size_t>(mb::kL2AtomicUnroll));
+    for (const std::string& sass : *opcodes) {
+      const auto match = atomq::analyzer::match_global_atomic(sass);
+      ASSERT_TRUE(match.has_value()) << sass;
+      EXPECT_EQ(match->op, op) << sass;
+      EXPECT_FALSE(match->stand_in) << sass;
+      EXPECT_EQ(sass.rfind(is_red(op) ? "RED" : "ATOM", 0), 0u) << sass;
     }
   }
 }

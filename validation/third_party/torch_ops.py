@@ -25,15 +25,16 @@ def hot_index(n, bins, hot_share, gen):
 def make_cases(gen):
     cases = {}
 
-    def scatter_vs_bincount(name, hot_share):
+    def scatter_vs_bincount(name, hot_share, dtype=torch.float32):
         idx = hot_index(N, BINS, hot_share, gen)
-        w = torch.rand(N, device="cuda", generator=gen)
-        out = torch.zeros(BINS, device="cuda")
+        w = torch.rand(N, device="cuda", generator=gen, dtype=dtype)
+        out = torch.zeros(BINS, device="cuda", dtype=dtype)
         cases[name] = (lambda: out.zero_().scatter_add_(0, idx, w),
-                       lambda: torch.bincount(idx, weights=w, minlength=BINS).float(), 1e-3)
+                       lambda: torch.bincount(idx, weights=w, minlength=BINS).to(dtype), 1e-3)
 
     scatter_vs_bincount("scatter_add_hot", 0.25)
     scatter_vs_bincount("scatter_add_uniform", 0.0)
+    scatter_vs_bincount("scatter_add_hot_f64", 0.25, torch.float64)  # REDG.E.ADD.F64
 
     # index_add_ of rows: 8-wide float rows into 1 Mi targets, uniform (little contention).
     rows_idx = torch.randint(0, 1 << 20, (1 << 22,), device="cuda", generator=gen)
