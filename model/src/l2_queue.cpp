@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <vector>
@@ -100,9 +101,9 @@ std::string basis_in_words(const L2Queue& q) {
     case L2ServiceBasis::kHotSlice:
       return fmt::format("few addresses on uneven slices: the hottest slice serves {:.1f}x the mean "
                          "slice's requests ({} of all) at one per {:.2f} L2 cycles; the "
-                         "calibrated one_line service time of {}, {:.2f} cycles",
+                         "calibrated {} service time of {}, {:.2f} cycles",
                          in.concentration, percent(in.hottest_share),
-                         in.observed_cycles_per_request(), op, q.service_cycles);
+                         in.observed_cycles_per_request(), enum_name(q.spread), op, q.service_cycles);
     default:
       return fmt::format("spread over {} slices (hottest {:.1f}x the mean): the calibrated {} "
                          "service time of {}, {:.2f} cycles",
@@ -132,23 +133,44 @@ void cross_check_busy(L2Queue& q, const L2Cell& cell, const Rules& r) {
 // Same-address serialization: updates of one word cannot be pipelined (each waits for the
 // previous one's result), so a slice serving hot words keeps its atomic input active longer per
 // request than the calibrated cell of its spread did. When the busy counter reads more than the
-// cell's busy share at U (beyond the cross-check tolerance), the slice's occupancy is the busy
-// counter over that share, at most 1 (a share of the kernel's time), and U is that.
-void apply_serialization(L2Queue& q, const Rules& r) {
+// cell's busy share at U (beyond the cross-check tolerance), the slice's occupancy comes from
+// the busy counter, at most 1 (a share of the kernel's time), and U is that.
+// The busy cycles per request (busy x elapsed / requests) place the slice's load between the
+// spread cell's and the op's one-address cell's (the one-address cell is busy a smaller share of
+// a longer service time): the share f of requests that serialize on one address follows, so the
+// slice's service time is f x S(one address) + (1 - f) x S(cell) and U is that over the observed
+// cycles per request. Without a one-address cell (or with it as the cell), U is the busy counter
+// over the cell's busy share: a lower bound, since a serialized address reads less busy.
+void apply_serialization(L2Queue& q, const L2Cell& cell, const L2Cell* one_address, const Rules& r) {
   const auto& busy = q.inputs.busy_fraction;
   if (!busy || !q.expected_busy_fraction || q.calibrated_busy_fraction <= 0) return;
   if (*busy - *q.expected_busy_fraction <= r.l2_busy_cross_check_tolerance) return;
-  const double occupancy = std::min(1.0, *busy / q.calibrated_busy_fraction);
+  const double observed = q.inputs.observed_cycles_per_request();
+  const double busy_per_request = *busy * observed;
+  const double spread_busy = cell.cycles_per_request * cell.busy_fraction;
+  const double one_busy = one_address ? one_address->cycles_per_request * one_address->busy_fraction : 0.0;
+  double occupancy = std::min(1.0, *busy / q.calibrated_busy_fraction);
+  std::string how = fmt::format("U is the busy counter over the cell's busy share ({}), at most 100%",
+                                percent(q.calibrated_busy_fraction));
+  if (one_address && one_address != &cell && observed > 0 && one_busy > spread_busy) {
+    const double f = std::clamp((busy_per_request - spread_busy) / (one_busy - spread_busy), 0.0, 1.0);
+    const double service = f * one_address->cycles_per_request + (1 - f) * cell.cycles_per_request;
+    occupancy = std::max(occupancy, std::min(1.0, service / observed));
+    how = fmt::format(
+        "busy {:.2f} L2 cycles per request, between the {} cell's {:.2f} and the one_address cell's {:.2f}: {} of "
+        "the slice's requests serialize on one address, a service time of {:.2f} cycles per request against "
+        "the observed {:.2f}, so U {} (at most 100%)",
+        busy_per_request, enum_name(cell.spread), spread_busy, one_busy, percent(f), service, observed,
+        percent(occupancy));
+  }
   if (occupancy <= q.utilization) return;
   q.utilization = occupancy;
   q.busy_cycles = occupancy * q.inputs.elapsed_cycles;
   q.utilization_basis = L2UtilizationBasis::kBusyCounter;
   q.basis_text += fmt::format(
       "; the slice's atomic input was active {} of the kernel, above the {} the calibrated cell "
-      "shows at the requests' U {}: same-address updates serialized on their latency, so U is "
-      "the busy counter over the cell's busy share ({}), at most 100%",
-      percent(*busy), percent(*q.expected_busy_fraction), percent(q.request_utilization),
-      percent(q.calibrated_busy_fraction));
+      "shows at the requests' U {}: same-address updates serialized on their latency; {}",
+      percent(*busy), percent(*q.expected_busy_fraction), percent(q.request_utilization), how);
 }
 
 // Requests x S beyond the kernel's time (past the rate tolerance) is no occupancy: the calibrated
@@ -201,14 +223,14 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   q.op_reason = in.op_reason + (choice.reason.empty() ? "" : "; " + choice.reason);
   q.service_cycles = choice.cell->cycles_per_request;
   q.addresses_of_spread = choice.cell->addresses;
-  if (const L2Cell* one = saturated_cell(s, q.op, AddressSpread::kOneAddress))
-    q.one_address_cycles = one->cycles_per_request;
+  const L2Cell* one_address = saturated_cell(s, q.op, AddressSpread::kOneAddress);
+  if (one_address) q.one_address_cycles = one_address->cycles_per_request;
   q.busy_cycles = in.requests_hottest_slice * q.service_cycles;
   q.utilization = in.elapsed_cycles > 0 ? q.busy_cycles / in.elapsed_cycles : 0.0;
   q.request_utilization = q.utilization;
   q.basis_text = in.requests > 0 ? basis_in_words(q) : "no global atomics reached L2";
   cross_check_busy(q, *choice.cell, r);
-  apply_serialization(q, r);
+  apply_serialization(q, *choice.cell, one_address, r);
   apply_overstated_requests(q, r);
   if (in.duration_ns)
     q.atomic_bound_time_ns = *in.duration_ns * q.utilization;

@@ -1,6 +1,6 @@
 // Profiles recorded from real runs, evaluated on the bundled calibrated table. Each fixture
 // in fixtures/ is {"provenance": "...", "profile": <atomq.kernel_profile>, "expected":
-// {"class": "...", "time_tolerance": 0.25}}; for atomic-bound kernels the predicted
+// {"class": "..." or ["...", "..."], "time_tolerance": 0.25}}; for atomic-bound kernels the predicted
 // atomic-bound time of the binding unit must match the measured duration within the
 // tolerance. Optional expectations (fixtures/README.md): "l2_class", "binding_unit",
 // "finding_kinds" (each present), "forbidden_finding_kinds" (none present).
@@ -89,6 +89,15 @@ void check_what_ifs(const KernelAnalysis& a, const nlohmann::json& expected) {
   if (expected.contains("what_if_measured")) check_what_if_measured(what_ifs, expected.at("what_if_measured"));
 }
 
+// "class" is one class, or a list of the classes accepted for a kernel whose U sits on a
+// boundary within the calibration's run-to-run spread (fixtures/README.md).
+bool class_expected(UtilizationClass c, const nlohmann::json& expected) {
+  if (expected.is_string()) return enum_name(c) == expected.get<std::string>();
+  for (const auto& name : expected)
+    if (enum_name(c) == name.get<std::string>()) return true;
+  return false;
+}
+
 // The predicted atomic-bound time of the unit that binds.
 std::optional<double> bound_time_ns(const KernelAnalysis& a) {
   return a.binding_unit == BindingUnit::kL2AtomicUnit ? a.l2.atomic_bound_time_ns
@@ -114,7 +123,8 @@ TEST(RecordedRuns, ClassAndPredictedTimeMatchTheMeasurement) {
     const KernelAnalysis a = analyze(profile, model);
     ASSERT_TRUE(a.evaluated);
     const auto& expected = doc.at("expected");
-    EXPECT_EQ(enum_name(a.utilization_class), expected.at("class").get<std::string>());
+    EXPECT_TRUE(class_expected(a.utilization_class, expected.at("class")))
+        << "class " << enum_name(a.utilization_class) << ", expected " << expected.at("class");
     // A null tolerance: the class comes from a CAS retry loop, not from U (no bound time).
     if (a.utilization_class == UtilizationClass::kSevere && !expected.at("time_tolerance").is_null()) {
       const auto predicted = bound_time_ns(a);
