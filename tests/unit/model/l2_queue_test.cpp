@@ -376,6 +376,38 @@ TEST_F(L2Queue, BusyCounterWithinTheToleranceKeepsTheRequestsU) {
   EXPECT_NEAR(a.l2.utilization, u_requests, 1e-12);
 }
 
+// A hot slice mostly serving one address (a quarter of a float64 scatter into bin 0, H200 cells
+// of red.add.f64: one address 3.0 cycles at busy share 0.333, many lines 1.064 at 0.627): the
+// slice's busy cycles per request lie beyond the spread cell's, so its requests serialize on one
+// address and U is the one-address service time over the observed cycles per request, not the
+// busy counter over the spread cell's share (a lower bound).
+TEST_F(L2Queue, HotSliceServingOneAddressTakesTheOneAddressServiceTime) {
+  calibration::ServiceTable table = test::make_h200_like_table_with_l2();
+  for (calibration::L2Cell& c : table.l2.cells) {
+    if (c.op != GlobalAtomicOp::kRedAddF64) continue;
+    if (c.spread == AddressSpread::kOneAddress) c.cycles_per_request = 3.0, c.busy_fraction = 0.333;
+    if (c.spread == AddressSpread::kManyLines) c.cycles_per_request = 1.064, c.busy_fraction = 0.627;
+  }
+  const ServiceTimeModel h200(table);
+  L2Spec l2;
+  l2.red = 16.94e6;
+  l2.red_hottest = 5.66e6;
+  l2.elapsed_cycles = 2 * 13.69e6;  // twice the recorded kernel's: U below 1
+  l2.busy_fraction = 0.30;
+  l2.warp_instructions = 16.94e6 / 32.3;
+  KernelProfile p = global_only("scatter_f64_hot", l2.elapsed_cycles / kL2ClockMhz * 1000, l2);
+  p.global_atomic_op = GlobalAtomicOp::kRedAddF64;
+  const KernelAnalysis a = analyze(p, h200);
+  ASSERT_TRUE(a.l2.evaluated) << a.l2.not_evaluated_reason;
+  ASSERT_EQ(a.l2.spread, AddressSpread::kManyLines);
+  const double observed = l2.elapsed_cycles / l2.red_hottest;
+  EXPECT_EQ(a.l2.utilization_basis, L2UtilizationBasis::kBusyCounter);
+  EXPECT_NEAR(a.l2.utilization, 3.0 / observed, 1e-9) << a.l2.basis_text;
+  EXPECT_GT(a.l2.utilization, 0.30 / 0.627) << "above the spread cell's bound";
+  EXPECT_NE(a.l2.basis_text.find("100% of the slice's requests serialize on one address"), std::string::npos)
+      << a.l2.basis_text;
+}
+
 // A hot address whose busy counter under-reads (float adds, share 0.33) keeps the requests' U.
 TEST_F(L2Queue, UnderReadingBusyCounterDoesNotLowerU) {
   const KernelAnalysis a = analyze(scatter_add(true), model);
