@@ -77,12 +77,14 @@ void print_l2_summary(std::FILE* out, const cal::ServiceTable& t) {
              "\nL2 atomics: L2 cycles per request at the hottest slice, saturated ({} warps/SM); "
              "requests per warp instruction in ()\n",
              l2.warps_per_sm.back());
-  fmt::print(out, "{:<13}", "op");
+  size_t width = 2;  // the longest op name: "op" at least
+  for (GlobalAtomicOp op : l2.ops) width = std::max(width, enum_name(op).size());
+  fmt::print(out, "{:<{}}", "op", width);
   for (AddressSpread s : l2.spreads) fmt::print(out, " | {:>17}", enum_name(s));
   fmt::print(out, "\n");
   double worst_spread = 0;
   for (GlobalAtomicOp op : l2.ops) {
-    fmt::print(out, "{:<13}", enum_name(op));
+    fmt::print(out, "{:<{}}", enum_name(op), width);
     for (AddressSpread s : l2.spreads) {
       const cal::L2Cell* c = l2.saturated(op, s);
       if (c == nullptr) {

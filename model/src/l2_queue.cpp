@@ -157,9 +157,9 @@ void apply_serialization(L2Queue& q, const L2Cell& cell, const L2Cell* one_addre
     const double service = f * one_address->cycles_per_request + (1 - f) * cell.cycles_per_request;
     occupancy = std::max(occupancy, std::min(1.0, service / observed));
     how = fmt::format(
-        "busy {:.2f} L2 cycles per request, between the {} cell's {:.2f} and the one_address cell's {:.2f}: {} of "
-        "the slice's requests serialize on one address, a service time of {:.2f} cycles per request against "
-        "the observed {:.2f}, so U {} (at most 100%)",
+        "busy {:.2f} L2 cycles per request against the {} cell's {:.2f} and the one_address cell's {:.2f}: {} of "
+        "the slice's requests serialize on one address (clamped to 0-100%), a service time of {:.2f} cycles per "
+        "request against the observed {:.2f}, so U {} (at most 100%)",
         busy_per_request, enum_name(cell.spread), spread_busy, one_busy, percent(f), service, observed,
         percent(occupancy));
   }
