@@ -59,24 +59,47 @@ OpChoice choose_op(const L2Inputs& in, const L2Section& s, AddressSpread spread,
 // Not one hot address: the calibrated spread whose requests per warp instruction are nearest
 // the kernel's (per-lane requests cost differently from whole-line ones), one_line first for
 // uneven slices on a near tie; without an instruction count, one_line when uneven, else
-// many_lines.
-AddressSpread choose_spread(const L2Inputs& in, const L2Section& s, GlobalAtomicOp op, bool uneven) {
+// many_lines. With `rate_allowed_only`, only spreads whose service time the observed rate
+// allows (S <= observed x (1 + tolerance), as for the op) take part, while any does.
+AddressSpread choose_spread(const L2Inputs& in, const L2Section& s, GlobalAtomicOp op, bool uneven, const Rules& r,
+                            bool rate_allowed_only) {
   const AddressSpread fallback = uneven ? AddressSpread::kOneLine : AddressSpread::kManyLines;
   if (!in.requests_per_instruction) return fallback;
   const std::vector<AddressSpread> order =
       uneven ? std::vector<AddressSpread>{AddressSpread::kOneLine, AddressSpread::kManyLines, AddressSpread::kDistinct}
              : std::vector<AddressSpread>{AddressSpread::kManyLines, AddressSpread::kDistinct, AddressSpread::kOneLine};
+  const double observed = in.observed_cycles_per_request();
+  auto usable_cell = [&](AddressSpread spread, bool allowed_only) -> const L2Cell* {
+    const L2Cell* cell = saturated_cell(s, op, spread);
+    if (!cell || cell->requests_per_instruction <= 0) return nullptr;
+    if (allowed_only && observed > 0 && cell->cycles_per_request > observed * (1 + r.l2_rate_tolerance)) return nullptr;
+    return cell;
+  };
+  bool any_allowed = false;
+  for (AddressSpread spread : order) any_allowed |= usable_cell(spread, true) != nullptr;
+  const bool allowed_only = rate_allowed_only && any_allowed;
   constexpr double kTie = 0.1;  // log units: within ~10% counts as equally near
   AddressSpread best = fallback;
   double best_distance = INFINITY;
   for (AddressSpread spread : order) {
-    const L2Cell* cell = saturated_cell(s, op, spread);
-    if (!cell || cell->requests_per_instruction <= 0) continue;
+    const L2Cell* cell = usable_cell(spread, allowed_only);
+    if (!cell) continue;
     const double distance =
         std::fabs(std::log(cell->requests_per_instruction / *in.requests_per_instruction));
     if (distance < best_distance - kTie) best_distance = distance, best = spread;
   }
   return best;
+}
+
+// The cell's S is beyond the observed rate (requests x S more than the kernel's time) and the
+// busy counter does not say the slice was saturated (below the cell's busy share, or absent):
+// the cell does not describe these requests (one-lane requests of a warp-aggregated atomic
+// resemble whole-line ones in their count per instruction). Where the busy counter does
+// confirm saturation, apply_overstated_requests keeps the cell and sets U 100%.
+bool overstated_unconfirmed(const L2Inputs& in, const L2Cell& cell, const Rules& r) {
+  const double observed = in.observed_cycles_per_request();
+  if (observed <= 0 || cell.cycles_per_request <= observed * (1 + r.l2_rate_tolerance)) return false;
+  return !in.busy_fraction || *in.busy_fraction < cell.busy_fraction;
 }
 
 // One hot address: the hottest slice holds most requests and retires them no faster than the
@@ -202,6 +225,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   q.inputs = *inputs;
   const L2Inputs& in = q.inputs;
   OpChoice choice;
+  std::string spread_note;  // why the spread is not the nearest in requests per instruction
   if (hot_address(in, s, r, choice)) {
     q.basis = L2ServiceBasis::kHotAddress;
     q.spread = AddressSpread::kOneAddress;
@@ -210,8 +234,20 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
     q.basis = uneven ? L2ServiceBasis::kHotSlice : L2ServiceBasis::kSpread;
     const OpChoice first = choose_op(in, s, AddressSpread::kManyLines, r);
     const GlobalAtomicOp op_for_spread = first.cell ? first.cell->op : in.candidate_ops.front();
-    q.spread = choose_spread(in, s, op_for_spread, uneven);
+    q.spread = choose_spread(in, s, op_for_spread, uneven, r, false);
     choice = choose_op(in, s, q.spread, r);
+    if (choice.cell && overstated_unconfirmed(in, *choice.cell, r)) {
+      const AddressSpread allowed = choose_spread(in, s, op_for_spread, uneven, r, true);
+      if (allowed != q.spread) {
+        spread_note = fmt::format(
+            "; the nearest spread in requests per instruction, {} ({:.2f} cycles), is slower than the slice's "
+            "observed {:.2f} cycles per request and its busy counter does not show it saturated: the nearest "
+            "spread whose service time that rate allows",
+            enum_name(q.spread), choice.cell->cycles_per_request, in.observed_cycles_per_request());
+        q.spread = allowed;
+        choice = choose_op(in, s, q.spread, r);
+      }
+    }
   }
   if (!choice.cell) {
     q.not_evaluated_reason = fmt::format("L2 queue not evaluated: the table's L2 section has no "
@@ -228,7 +264,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   q.busy_cycles = in.requests_hottest_slice * q.service_cycles;
   q.utilization = in.elapsed_cycles > 0 ? q.busy_cycles / in.elapsed_cycles : 0.0;
   q.request_utilization = q.utilization;
-  q.basis_text = in.requests > 0 ? basis_in_words(q) : "no global atomics reached L2";
+  q.basis_text = in.requests > 0 ? basis_in_words(q) + spread_note : "no global atomics reached L2";
   cross_check_busy(q, *choice.cell, r);
   apply_serialization(q, *choice.cell, one_address, r);
   apply_overstated_requests(q, r);

@@ -408,6 +408,35 @@ TEST_F(L2Queue, HotSliceServingOneAddressTakesTheOneAddressServiceTime) {
       << a.l2.basis_text;
 }
 
+// A warp-aggregated 64-bit ticket counter (tests/gpu/targets/global_ops_app.cu's ticket_u64 on
+// the H200: one lane per request, 4.3 requests per instruction like a whole line's): the nearest
+// spread in requests per instruction, one_line, is slower than the slice's observed rate and
+// the busy counter (60%) is below its saturated share, so the nearest spread that rate allows
+// serves instead, and U stays a share of the kernel's time.
+TEST_F(L2Queue, SpreadSlowerThanTheObservedRateIsNotChosenWithoutSaturation) {
+  L2Spec l2;
+  l2.atom = 602048;
+  l2.atom_hottest = 270336;
+  l2.elapsed_cycles = 453636;
+  l2.busy_fraction = 0.596;
+  l2.warp_instructions = 602048 / 4.315;
+  KernelProfile p = global_only("ticket_u64", l2.elapsed_cycles / kL2ClockMhz * 1000, l2);
+  p.global_atomic_op = GlobalAtomicOp::kAtomAddU64;
+  const KernelAnalysis a = analyze(p, model);
+  ASSERT_TRUE(a.l2.evaluated) << a.l2.not_evaluated_reason;
+  EXPECT_EQ(a.l2.basis, L2ServiceBasis::kHotSlice);
+  EXPECT_EQ(a.l2.spread, AddressSpread::kManyLines) << a.l2.basis_text;
+  EXPECT_LE(a.l2.utilization, 1.0);
+  EXPECT_NEAR(a.l2.request_utilization, 270336 * a.l2.service_cycles / 453636, 1e-9);
+  EXPECT_NE(a.l2.basis_text.find("does not show it saturated"), std::string::npos) << a.l2.basis_text;
+
+  // With the busy counter at the one_line cell's saturated share the cell stays: U 100%.
+  p.counters[metric::kL2AtomicBusyMax] = 0.9 * l2.elapsed_cycles;
+  const KernelAnalysis b = analyze(p, model);
+  EXPECT_EQ(b.l2.spread, AddressSpread::kOneLine);
+  EXPECT_DOUBLE_EQ(b.l2.utilization, 1.0);
+}
+
 // A hot address whose busy counter under-reads (float adds, share 0.33) keeps the requests' U.
 TEST_F(L2Queue, UnderReadingBusyCounterDoesNotLowerU) {
   const KernelAnalysis a = analyze(scatter_add(true), model);
