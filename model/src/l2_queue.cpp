@@ -162,8 +162,10 @@ void cross_check_busy(L2Queue& q, const L2Cell& cell, const Rules& r) {
 // spread cell's and the op's one-address cell's (the one-address cell is busy a smaller share of
 // a longer service time): the share f of requests that serialize on one address follows, so the
 // slice's service time is f x S(one address) + (1 - f) x S(cell) and U is that over the observed
-// cycles per request. Without a one-address cell (or with it as the cell), U is the busy counter
-// over the cell's busy share: a lower bound, since a serialized address reads less busy.
+// cycles per request; it is used where the one-address cell reads a smaller busy share than the
+// spread cell (the float adds on the H200: 33% against 63%), so that busy / the cell's share is
+// a lower bound. Otherwise (the integer ops: one address 80% busy) U is busy / the cell's share,
+// which the recorded integer kernels' fixes bear out (docs/model.md).
 void apply_serialization(L2Queue& q, const L2Cell& cell, const L2Cell* one_address, const Rules& r) {
   const auto& busy = q.inputs.busy_fraction;
   if (!busy || !q.expected_busy_fraction || q.calibrated_busy_fraction <= 0) return;
@@ -175,7 +177,8 @@ void apply_serialization(L2Queue& q, const L2Cell& cell, const L2Cell* one_addre
   double occupancy = std::min(1.0, *busy / q.calibrated_busy_fraction);
   std::string how = fmt::format("U is the busy counter over the cell's busy share ({}), at most 100%",
                                 percent(q.calibrated_busy_fraction));
-  if (one_address && one_address != &cell && observed > 0 && one_busy > spread_busy) {
+  if (one_address && one_address != &cell && observed > 0 && one_busy > spread_busy &&
+      one_address->busy_fraction < cell.busy_fraction) {
     const double f = std::clamp((busy_per_request - spread_busy) / (one_busy - spread_busy), 0.0, 1.0);
     const double service = f * one_address->cycles_per_request + (1 - f) * cell.cycles_per_request;
     occupancy = std::max(occupancy, std::min(1.0, service / observed));
