@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -106,7 +105,7 @@ std::optional<GlobalOpMatch> match_global_atomic(const std::string& opcode) {
   auto exact = [](Op op) { return GlobalOpMatch{op, false}; };
   auto stand_in = [](Op op) { return GlobalOpMatch{op, true}; };
   if (o == "ADD") {
-    if (p.type == "F32") return reduction ? exact(Op::kRedAddF32) : stand_in(Op::kRedAddF32);
+    if (p.type == "F32") return reduction ? exact(Op::kRedAddF32) : stand_in(Op::kAtomAddF16x2);  // 4-byte float ATOM
     if (p.type == "F64") return exact(reduction ? Op::kRedAddF64 : Op::kAtomAddF64);
     if (p.type == "F16x2") return reduction ? stand_in(Op::kAtomAddF16x2) : exact(Op::kAtomAddF16x2);
     if (p.type == "BF16x2") return reduction ? stand_in(Op::kAtomAddBF16x2) : exact(Op::kAtomAddBF16x2);
@@ -140,8 +139,8 @@ SassAtomics classify_atomics(const SassFunction& function) {
   SassAtomics out;
   const std::vector<SassLoop> loops = backward_branch_loops(function);
   std::vector<std::pair<long long, GlobalAtomicOp>> global_atomics;
-  std::map<GlobalAtomicOp, std::string> stand_in_opcodes;  // the first opcode each op stands in for
-  std::set<GlobalAtomicOp> exact_ops;
+  std::vector<std::pair<long long, GlobalOpMatch>> global_matches;
+  std::map<long long, std::string> opcode_at;  // offset -> opcode of each global atomic
   std::vector<int> shared_widths;
   for (const SassInstruction& instruction : function.instructions) {
     const ParsedOpcode p = parse_opcode(instruction.opcode);
@@ -153,17 +152,27 @@ SassAtomics classify_atomics(const SassFunction& function) {
       if (const std::optional<GlobalOpMatch> m = match_global_atomic(instruction.opcode)) {
         ++out.global_ops[m->op];
         global_atomics.emplace_back(instruction.offset, m->op);
-        if (m->stand_in) stand_in_opcodes.emplace(m->op, instruction.opcode);
-        else exact_ops.insert(m->op);
+        global_matches.emplace_back(instruction.offset, *m);
+        opcode_at.emplace(instruction.offset, instruction.opcode);
       } else {
         ++out.other_global;
       }
     }
   }
   out.dominant_global = dominant_op(global_atomics, loops);
-  // The dominant op stands in when no instruction of the kernel is exactly that op.
-  if (out.dominant_global && !exact_ops.count(*out.dominant_global))
-    out.dominant_global_stands_in_for = stand_in_opcodes.at(*out.dominant_global);
+  // The dominant op stands in when no instruction at its loop depth is exactly that op.
+  if (out.dominant_global) {
+    int deepest = 0;
+    for (const auto& [offset, op] : global_atomics) deepest = std::max(deepest, loop_depth(loops, offset));
+    for (const auto& [offset, m] : global_matches) {
+      if (m.op != *out.dominant_global || loop_depth(loops, offset) != deepest) continue;
+      if (!m.stand_in) {
+        out.dominant_global_stands_in_for.clear();
+        break;
+      }
+      if (out.dominant_global_stands_in_for.empty()) out.dominant_global_stands_in_for = opcode_at.at(offset);
+    }
+  }
   const bool one_width = !shared_widths.empty() &&
                          std::all_of(shared_widths.begin(), shared_widths.end(),
                                      [&](int w) { return w == shared_widths.front(); });

@@ -40,7 +40,7 @@ bool op_from_sass(const KernelProfile& profile, const std::vector<GlobalAtomicOp
   } else {
     in.op_origin = Origin::kDerived;
     in.op_reason = fmt::format("from the kernel's SASS: {} has no calibrated op of its own; {}, the nearest "
-                               "(same width and return path), stands in",
+                               "(same width; return path and operation kept where the table has them), stands in",
                                profile.global_atomic_op_stands_in_for, enum_name(op));
   }
   return true;

@@ -240,7 +240,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
     q.spread = choose_spread(in, s, op_for_spread, uneven, r, false);
     choice = choose_op(in, s, q.spread, r);
     if (choice.cell && overstated_unconfirmed(in, *choice.cell, r)) {
-      const AddressSpread allowed = choose_spread(in, s, op_for_spread, uneven, r, true);
+      const AddressSpread allowed = choose_spread(in, s, choice.cell->op, uneven, r, true);
       if (allowed != q.spread) {
         spread_note = fmt::format(
             "; the nearest spread in requests per instruction, {} ({:.2f} cycles), is slower than the slice's "

@@ -174,7 +174,7 @@ TEST(SassAtomics, GlobalOpcodesMapToTheVocabulary) {
   EXPECT_EQ(stand_in("REDG.E.MAX.64.STRONG.GPU"), Op::kRedAddU64);
   EXPECT_EQ(stand_in("ATOMG.E.MAX.STRONG.GPU"), Op::kAtomAddU32);
   EXPECT_EQ(stand_in("ATOMG.E.OR.64.STRONG.GPU"), Op::kAtomAddU64);
-  EXPECT_EQ(stand_in("ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU"), Op::kRedAddF32);
+  EXPECT_EQ(stand_in("ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU"), Op::kAtomAddF16x2);  // a 4-byte float ATOM
   EXPECT_EQ(stand_in("REDG.E.ADD.F16x2.RN.STRONG.GPU"), Op::kAtomAddF16x2);
 
   EXPECT_EQ(an::match_global_atomic("REDG.E.ADD.F32x4.FTZ.RN.STRONG.GPU"), std::nullopt);

@@ -406,6 +406,17 @@ TEST_F(L2Queue, HotSliceServingOneAddressTakesTheOneAddressServiceTime) {
   EXPECT_GT(a.l2.utilization, 0.30 / 0.627) << "above the spread cell's bound";
   EXPECT_NE(a.l2.basis_text.find("100% of the slice's requests serialize on one address"), std::string::npos)
       << a.l2.basis_text;
+
+  // A slower one-address cell (6.0 cycles, busy share 0.333: 2.0 busy cycles per request) puts
+  // the slice's 1.45 busy cycles per request inside the mix: f = (1.45 - 0.667) / (2.0 - 0.667).
+  for (calibration::L2Cell& c : table.l2.cells)
+    if (c.op == GlobalAtomicOp::kRedAddF64 && c.spread == AddressSpread::kOneAddress) c.cycles_per_request = 6.0;
+  const KernelAnalysis mixed = analyze(p, ServiceTimeModel(table));
+  const double busy_per_request = 0.30 * observed, spread_busy = 1.064 * 0.627, one_busy = 6.0 * 0.333;
+  const double f = (busy_per_request - spread_busy) / (one_busy - spread_busy);
+  ASSERT_GT(f, 0.1);
+  ASSERT_LT(f, 0.9);
+  EXPECT_NEAR(mixed.l2.utilization, (f * 6.0 + (1 - f) * 1.064) / observed, 1e-9) << mixed.l2.basis_text;
 }
 
 // A warp-aggregated 64-bit ticket counter (tests/gpu/targets/global_ops_app.cu's ticket_u64 on

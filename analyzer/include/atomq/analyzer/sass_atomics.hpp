@@ -17,11 +17,11 @@ namespace atomq::analyzer {
 // A global atomic opcode in atomq's vocabulary of calibrated ops (common/include/atomq/
 // common/global_atomic.hpp). REDG/RED: result unused; ATOMG/ATOM: result returned (RED/ATOM
 // address generically and count as global atomics in the counters). An opcode without a
-// calibrated op of its own gets the nearest one as a stand-in (`stand_in`): same width and
-// return path, the operation's kind kept where the table has it (REDG AND/XOR -> red.or.u32,
-// signed MIN -> red.min.u32, INC/DEC -> red.add.u32, 64-bit logic/min/max -> the 64-bit add,
-// ATOMG F32 add -> red.add.f32, REDG half pairs -> their ATOM). nullopt for vector float adds
-// (F32x2, F32x4), other types and non-atomics.
+// calibrated op of its own gets the nearest one as a stand-in (`stand_in`): same width, the
+// return path and the operation's kind kept where the table has them (REDG AND/XOR ->
+// red.or.u32, signed MIN -> red.min.u32, INC/DEC -> red.add.u32, 64-bit logic/min/max -> the
+// 64-bit add, ATOMG F32 add -> atom.add.f16x2 (a 4-byte float ATOM), REDG half pairs -> their
+// ATOM). nullopt for vector float adds (F32x2, F32x4), other types and non-atomics.
 struct GlobalOpMatch {
   GlobalAtomicOp op;
   bool stand_in = false;
@@ -37,7 +37,8 @@ struct SassAtomics {
   // frequent op among those, ties to the one first in the listing. A loop's body runs many
   // times per straight-line atomic, so its op is the one the L2 mostly serves.
   std::optional<GlobalAtomicOp> dominant_global;
-  // The SASS opcode dominant_global stands in for; empty when the kernel issues that op itself.
+  // The SASS opcode dominant_global stands in for; empty when an instruction at the dominant
+  // op's loop depth is exactly that op.
   std::string dominant_global_stands_in_for;
 
   int shared_popc_inc = 0;    // ATOMS.POPC.INC: result unused, same-address lanes merge

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 
 #include "atomq/common/enum_names.hpp"
 
@@ -56,9 +57,10 @@ struct GlobalAtomicOpTraits {
   bool returns_result;      // ATOM (the result returns to the SM), else RED
   bool cas_loop_in_shared;  // the same update in shared memory is a CAS loop on Hopper
 };
-// Shared-memory forms on sm_90 (cuobjdump of atomicAdd on __shared__ words): 32-bit integer
-// add, min, max, exch, or are single ATOMS; float, double, 64-bit and half-pair adds are
-// ATOMS.CAST.SPIN loops.
+// Shared-memory forms on sm_90 (cuobjdump of the CUDA 13.0 atomics on __shared__ words): float,
+// double, 64-bit integer and half-pair adds are ATOMS.CAST.SPIN loops; 32-bit integer add, min,
+// max and or are single ATOMS. Exch (32- and 64-bit) is taken as a single ATOMS.EXCH, not
+// listed by that probe.
 constexpr std::array<GlobalAtomicOpTraits, 16> kGlobalAtomicOpTraits = {{
     {GlobalAtomicOp::kRedAddU32, 4, false, false},
     {GlobalAtomicOp::kRedAddU64, 8, false, true},
@@ -78,10 +80,18 @@ constexpr std::array<GlobalAtomicOpTraits, 16> kGlobalAtomicOpTraits = {{
     {GlobalAtomicOp::kRedOrU32, 4, false, false},
 }};
 
+// The traits table lists every op in the enum's order, as the names table does.
+constexpr bool traits_follow_the_enum() {
+  for (size_t i = 0; i < kGlobalAtomicOpTraits.size(); ++i)
+    if (kGlobalAtomicOpTraits[i].op != static_cast<GlobalAtomicOp>(i) ||
+        enum_names(GlobalAtomicOp{})[i].value != static_cast<GlobalAtomicOp>(i))
+      return false;
+  return kGlobalAtomicOpTraits.size() == enum_names(GlobalAtomicOp{}).size();
+}
+static_assert(traits_follow_the_enum(), "kGlobalAtomicOpTraits and enum_names(GlobalAtomicOp) follow the enum");
+
 constexpr const GlobalAtomicOpTraits& traits(GlobalAtomicOp op) {
-  for (const GlobalAtomicOpTraits& t : kGlobalAtomicOpTraits)
-    if (t.op == op) return t;
-  return kGlobalAtomicOpTraits[0];  // unreachable for a declared op (global_atomic_test.cpp)
+  return kGlobalAtomicOpTraits[static_cast<size_t>(op)];  // in range and in order: checked above
 }
 
 // Which addresses a grid of global atomics updates. A 128-byte line lives in one L2 slice,
