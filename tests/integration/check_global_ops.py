@@ -5,9 +5,9 @@ through its stand-in red.or.u32 with the opcode named, and every queue evaluated
 bundled table's cells of that op. GPU and cuobjdump only."""
 import json
 import pathlib
-import subprocess
 import sys
 
+from check_report import check, finish, run_shown
 from gpu_skip import require_gpu, require_tool
 
 atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
@@ -16,16 +16,7 @@ require_gpu(atomq)
 require_tool("cuobjdump", "the ops come from the SASS")
 
 out = work / "global_ops.json"
-p = subprocess.run([atomq, "-v", "analyze", "-o", str(out), "--", app], capture_output=True, text=True, timeout=600)
-print(p.stdout)
-print(p.stderr[-3000:])
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+p = run_shown([atomq, "-v", "analyze", "-o", str(out), "--", app])
 
 
 check(p.returncode == 0, f"atomq analyze exit code {p.returncode}")
@@ -57,4 +48,4 @@ xor = (kernels.get("bitmap_xor") or {}).get("analysis", {}).get("l2") or {}
 check("REDG.E.XOR" in xor.get("op_reason", ""), f"bitmap_xor: the reason names the opcode: {xor.get('op_reason')}")
 hints = (kernels.get("bitmap_xor") or {}).get("profile", {}).get("hints", {})
 check(hints.get("global_atomic_op_stands_in_for", "").startswith("REDG.E.XOR"), f"bitmap_xor: stand-in hint {hints}")
-sys.exit(1 if failures else 0)
+finish()

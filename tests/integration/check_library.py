@@ -6,9 +6,9 @@ which then gets its per-instruction run (attempts per update), and the saved cod
 removed afterwards. GPU and cuobjdump only."""
 import json
 import pathlib
-import subprocess
 import sys
 
+from check_report import check, finish, run_shown
 from gpu_skip import require_gpu, require_tool
 
 atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
@@ -17,16 +17,7 @@ require_gpu(atomq)
 require_tool("cuobjdump", "the hints come from the SASS")
 
 out = work / "library.json"
-p = subprocess.run([atomq, "-v", "analyze", "-o", str(out), "--", app], capture_output=True, text=True, timeout=600)
-print(p.stdout)
-print(p.stderr[-3000:])
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+p = run_shown([atomq, "-v", "analyze", "-o", str(out), "--", app])
 
 
 check(p.returncode == 0, f"atomq analyze exit code {p.returncode}")
@@ -47,4 +38,4 @@ if spin:
     attempts = [s.get("attempts_per_update") for s in spin["analysis"].get("sites", [])]
     check(any(a and a > 1 for a in attempts), f"shared_float_spin: per-instruction attempts per update {attempts}")
 check(not pathlib.Path(str(out) + ".profiles.jsonl.code").exists(), "the saved code objects are removed")
-sys.exit(1 if failures else 0)
+finish()

@@ -5,9 +5,9 @@ float and 64-bit CAS loops on one word give cas_retry with >= 20 attempts per up
 atomic-bound class; one word per lane gives <= 1.2 attempts. GPU and cuobjdump only."""
 import json
 import pathlib
-import subprocess
 import sys
 
+from check_report import check, finish, run_shown
 from gpu_skip import require_gpu, require_tool
 
 atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
@@ -16,19 +16,9 @@ require_gpu(atomq)
 require_tool("cuobjdump", "sites need the SASS listing")
 
 out = work / "sites.json"
-p = subprocess.run([atomq, "analyze", "--instructions", "5", "-o", str(out), "--", app],
-                   capture_output=True, text=True, timeout=600)
-print(p.stdout)
-print(p.stderr[-3000:])
+p = run_shown([atomq, "analyze", "--instructions", "5", "-o", str(out), "--", app])
 assert p.returncode == 0, f"rc {p.returncode}"
 kernels = {k["profile"]["kernel"]["name"].split("(")[0]: k["analysis"] for k in json.loads(out.read_text())["kernels"]}
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def shared_sites(name):
@@ -69,4 +59,4 @@ d = kernels["float_distinct"]
 attempts = [s["attempts_per_update"] for s in d["sites"] if s["attempts_per_update"] is not None]
 check(attempts and max(attempts) <= 1.2, f"float_distinct: attempts {attempts} (<= 1.2)")
 check(not any(f["kind"] == "cas_retry" for f in d["findings"]), "float_distinct: no cas_retry")
-sys.exit(1 if failures else 0)
+finish()
