@@ -129,6 +129,7 @@ void add_instruction_counts(const ValidateOptions& o, const std::string& self,
     const analyzer::SassFunction* function = analyzer::find_sass_function(
         functions, p.symbol, p.device.compute_capability_major, p.device.compute_capability_minor);
     p.instructions = analyzer::joined_with_listing(counts->profile, function);
+    analyzer::global_op_from_executions(p);
   }
 }
 

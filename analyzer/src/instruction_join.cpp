@@ -7,6 +7,7 @@
 
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
 #include "atomq/analyzer/sass_atomics.hpp"
+#include "atomq/common/enum_names.hpp"
 #include "atomq/model/metric_names.hpp"
 
 namespace atomq::analyzer {
@@ -91,12 +92,29 @@ std::vector<std::string> kernels_for_instructions(const std::vector<model::Kerne
   return suspects;
 }
 
+bool global_op_from_executions(model::KernelProfile& profile) {
+  if (!profile.instructions || !profile.instructions->has_listing) return false;
+  const std::optional<ExecutedGlobalOp> executed = executed_global_op(*profile.instructions);
+  if (!executed) return false;
+  if (profile.global_atomic_op == executed->op &&
+      profile.global_atomic_op_stands_in_for == executed->stands_in_for)
+    return false;
+  spdlog::info("{}: global op {} from the executed instructions ({:.0f} warp-level executions), not {} from the "
+               "listing's loops",
+               profile.kernel_name, enum_name(executed->op), executed->executions,
+               profile.global_atomic_op ? enum_name(*profile.global_atomic_op) : std::string("none"));
+  profile.global_atomic_op = executed->op;
+  profile.global_atomic_op_stands_in_for = executed->stands_in_for;
+  return true;
+}
+
 int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
                         const model::InstructionProfile& instructions) {
   int attached = 0;
   for (model::KernelProfile& p : profiles)
     if (p.symbol == symbol) {
       p.instructions = instructions;
+      global_op_from_executions(p);
       ++attached;
     }
   return attached;

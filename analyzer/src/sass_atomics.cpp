@@ -182,4 +182,35 @@ SassAtomics classify_atomics(const SassFunction& function) {
   return out;
 }
 
+std::optional<ExecutedGlobalOp> executed_global_op(const model::InstructionProfile& instructions) {
+  struct Tally {
+    double executions = 0;
+    bool any_exact = false;
+    std::map<std::string, double> stand_in_opcodes;  // opcode -> executions
+  };
+  std::map<GlobalAtomicOp, Tally> by_op;
+  std::vector<GlobalAtomicOp> order;  // first executed in the listing breaks ties
+  for (const model::InstructionRecord& r : instructions.records) {
+    if (r.executions <= 0 || r.opcode.empty()) continue;
+    const std::optional<GlobalOpMatch> m = match_global_atomic(r.opcode);
+    if (!m) continue;
+    if (!by_op.count(m->op)) order.push_back(m->op);
+    Tally& t = by_op[m->op];
+    t.executions += r.executions;
+    if (m->stand_in) t.stand_in_opcodes[r.opcode] += r.executions;
+    else t.any_exact = true;
+  }
+  if (order.empty()) return std::nullopt;
+  const GlobalAtomicOp best = *std::max_element(order.begin(), order.end(), [&](GlobalAtomicOp a, GlobalAtomicOp b) {
+    return by_op[a].executions < by_op[b].executions;
+  });
+  const Tally& t = by_op[best];
+  ExecutedGlobalOp out{best, "", t.executions};
+  if (!t.any_exact)
+    out.stands_in_for = std::max_element(t.stand_in_opcodes.begin(), t.stand_in_opcodes.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; })
+                            ->first;
+  return out;
+}
+
 }  // namespace atomq::analyzer

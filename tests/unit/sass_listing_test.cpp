@@ -415,3 +415,62 @@ TEST(InstructionKernels, AutoPicksSharedCasLoopsAmongTheSlowest) {
             (std::vector<std::string>{symbols[1]}));
   EXPECT_EQ(an::kernels_for_instructions(profiles, 3, std::regex("cas_max")), (std::vector<std::string>{symbols[2]}));
 }
+
+namespace {
+
+atomq::model::InstructionRecord record(long long offset, const std::string& opcode, double executions) {
+  atomq::model::InstructionRecord r;
+  r.offset = offset;
+  r.opcode = opcode;
+  r.executions = executions;
+  return r;
+}
+
+}  // namespace
+
+// PyTorch's half scatter-add (H200 listing, 2026-12-02): a global CAS loop on a path that never
+// runs beside the ATOM.E.ADD.F16x2 pair that does. The listing's loop rule picks the CAS; the
+// executed instructions pick the half-pair add.
+TEST(SassAtomics, ExecutedInstructionsChooseTheGlobalOp) {
+  atomq::model::InstructionProfile ip;
+  ip.has_listing = true;
+  ip.records = {record(6928, "ATOM.E.CAS.STRONG.GPU", 0), record(7040, "ATOM.E.ADD.F16x2.RN.STRONG.GPU", 60720),
+                record(7184, "ATOMS.CAST.SPIN", 0), record(7344, "ATOM.E.ADD.F16x2.RN.STRONG.GPU", 60720),
+                record(7400, "FADD", 121440)};
+  const auto executed = an::executed_global_op(ip);
+  ASSERT_TRUE(executed.has_value());
+  EXPECT_EQ(executed->op, GlobalAtomicOp::kAtomAddF16x2);
+  EXPECT_TRUE(executed->stands_in_for.empty());
+  EXPECT_DOUBLE_EQ(executed->executions, 121440);
+
+  atomq::model::KernelProfile p;
+  p.kernel_name = "k";
+  p.global_atomic_op = GlobalAtomicOp::kAtomCasU32;  // the loop rule's pick
+  p.instructions = ip;
+  EXPECT_TRUE(an::global_op_from_executions(p));
+  EXPECT_EQ(p.global_atomic_op, GlobalAtomicOp::kAtomAddF16x2);
+  EXPECT_FALSE(an::global_op_from_executions(p));  // already so
+
+  // Without the listing the records' opcodes are not this build's: the hint stays.
+  p.global_atomic_op = GlobalAtomicOp::kAtomCasU32;
+  p.instructions->has_listing = false;
+  EXPECT_FALSE(an::global_op_from_executions(p));
+  EXPECT_EQ(p.global_atomic_op, GlobalAtomicOp::kAtomCasU32);
+}
+
+TEST(SassAtomics, ExecutedStandInAndNoneExecuted) {
+  atomq::model::InstructionProfile ip;
+  ip.has_listing = true;
+  ip.records = {record(16, "REDG.E.XOR.STRONG.GPU", 500), record(32, "REDG.E.ADD.STRONG.GPU", 100),
+                record(48, "REDG.E.AND.STRONG.GPU", 200)};
+  auto executed = an::executed_global_op(ip);
+  ASSERT_TRUE(executed.has_value());
+  EXPECT_EQ(executed->op, GlobalAtomicOp::kRedOrU32);  // XOR and AND stand in as the or: 700 > 100
+  EXPECT_EQ(executed->stands_in_for, "REDG.E.XOR.STRONG.GPU");
+  ip.records = {record(16, "REDG.E.OR.STRONG.GPU", 1), record(32, "REDG.E.XOR.STRONG.GPU", 5)};
+  executed = an::executed_global_op(ip);
+  ASSERT_TRUE(executed.has_value());
+  EXPECT_TRUE(executed->stands_in_for.empty());  // one executed instruction is exactly the op
+  ip.records = {record(16, "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU", 0), record(32, "ATOMS.ADD", 9)};
+  EXPECT_FALSE(an::executed_global_op(ip).has_value());
+}

@@ -32,7 +32,12 @@ std::vector<std::string> kernels_for_instructions(const std::vector<model::Kerne
                                                   bool retry_suspects_only = false,
                                                   const std::vector<SassFunction>& functions = {});
 
-// Every profile of `symbol` gets `instructions`; returns how many did.
+// The profile's global op hint set from its joined per-instruction counts (executed_global_op in
+// sass_atomics.hpp) where they show one: the executed instructions override the listing's loop
+// rule. Returns true when the hint changed.
+bool global_op_from_executions(model::KernelProfile& profile);
+
+// Every profile of `symbol` gets `instructions` (and its global op from them); returns how many did.
 int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
                         const model::InstructionProfile& instructions);
 

@@ -11,6 +11,7 @@
 #include "atomq/analyzer/sass_listing.hpp"
 #include "atomq/common/global_atomic.hpp"
 #include "atomq/common/shared_atomic.hpp"
+#include "atomq/model/instruction_profile.hpp"
 
 namespace atomq::analyzer {
 
@@ -65,5 +66,18 @@ struct SassAtomics {
 };
 
 SassAtomics classify_atomics(const SassFunction& function);
+
+// The global op the executed instructions chose, from per-instruction counts joined with the
+// listing: the op whose instructions executed most often (warp level). The loop rule of
+// classify_atomics only guesses from the listing: a CAS loop on a path that never runs (PyTorch's
+// half add keeps one beside its ATOM.E.ADD.F16x2) is not what the L2 served. stands_in_for is
+// the most executed opcode of the op when every executed instruction of it is a stand-in, else
+// empty. nullopt when no matched global atomic executed (or the records have no opcodes).
+struct ExecutedGlobalOp {
+  GlobalAtomicOp op;
+  std::string stands_in_for;
+  double executions = 0;  // warp-level, of the op's instructions
+};
+std::optional<ExecutedGlobalOp> executed_global_op(const model::InstructionProfile& instructions);
 
 }  // namespace atomq::analyzer
