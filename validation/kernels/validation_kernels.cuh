@@ -86,6 +86,22 @@ const void* lock_spin_handle();        // acquire, add the warp's sum and count,
 const void* lock_free_handle();        // atomicAdd on each field, once per warp
 const void* lock_per_warp_handle();    // every warp its own lock and counter (conflict removed)
 
+// Backward of 2x bilinear upsampling (align_corners false): planes of 2 in_h x 2 in_w output
+// gradients scattered into planes of in_h x in_w input gradients, four weighted adds each.
+struct UpsampleArgs {
+  const float* grad_out;
+  unsigned long long out_pixels;  // planes * 4 * in_h * in_w
+  float* grad_in;
+  std::uint32_t planes, in_h, in_w;
+  std::uint32_t* sink;
+};
+// The tile of output pixels one block step of the privatized form covers (the output's
+// height and width must be multiples of these).
+inline constexpr std::uint32_t kUpsampleTileRows = 16, kUpsampleTileCols = 64;
+const void* upsample_bwd_global_handle();        // four global float atomicAdds per output pixel
+const void* upsample_bwd_tile_private_handle();  // into the tile's input pixels in shared memory, then global
+const void* upsample_bwd_no_atomics_handle();    // the same reads, indices and weights, no atomic
+
 // Threshold sweep: m FMA steps per shared atomic; the atomic's address stride sets k.
 struct SweepArgs {
   int iterations;

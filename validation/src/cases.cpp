@@ -28,6 +28,7 @@ constexpr std::size_t kParticles = 16'777'216;
 constexpr std::size_t kImagePixels = 3840 * 2160;
 constexpr std::size_t kFloatValues = 33'554'432;
 constexpr std::size_t kLockValues = 1'048'576;
+constexpr std::uint32_t kUpsamplePlanes = 512, kUpsampleInSide = 128;  // a batch of 8 x 64 channels
 
 std::vector<VariantSpec> counting_variants(const std::string& fix, const std::string& fix_text,
                                           const std::string& predicted_by) {
@@ -111,6 +112,19 @@ std::vector<CaseEntry> make_entries() {
                  {"lock_per_warp", R::kAblation, "each warp its own lock and counter (no contention)",
                   "global_spin_lock"}}},
                [] { return make_lock_workload(uniform_values(kLockValues, 1000, 1206)); }});
+  e.push_back({{"upsample_backward", "backward of 2x bilinear upsampling: output gradients scattered to input pixels",
+                fmt::format("{} planes of {} x {} output gradients uniform in [0, 1) into {} x {} inputs, seed 1207",
+                            kUpsamplePlanes, 2 * kUpsampleInSide, 2 * kUpsampleInSide, kUpsampleInSide,
+                            kUpsampleInSide),
+                {{"global_atomics", R::kBaseline, "four global float atomicAdds per output pixel", ""},
+                 {"tile_privatized", R::kFix, "a 16 x 64 output tile's updates in shared memory, then global",
+                  "global_atomics", "privatize"},
+                 {"no_atomics", R::kAblation, "the same reads, indices and weights, no atomic", "global_atomics"}}},
+               [] {
+                 const std::size_t in = std::size_t{kUpsamplePlanes} * kUpsampleInSide * kUpsampleInSide;
+                 return make_upsample_workload(uniform_floats(4 * in, 1207), kUpsamplePlanes, kUpsampleInSide,
+                                               kUpsampleInSide);
+               }});
   e.push_back({{"threshold_k1", "threshold sweep: m dependent FMA steps per shared atomicAdd, 32 banks (k = 1)",
                 "8192 iterations per thread, 256 threads per block, resident blocks on every SM",
                 sweep_variants({0, 1, 2, 3, 4, 6, 8})},

@@ -88,6 +88,14 @@ std::vector<float> clustered_values(std::size_t n, double mean, double sigma, st
   return v;
 }
 
+std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = u(rng);
+  return v;
+}
+
 std::vector<std::uint32_t> uniform_values(std::size_t n, std::uint32_t bound, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::uint32_t> u(0, bound - 1);

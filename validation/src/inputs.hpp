@@ -26,6 +26,8 @@ std::vector<std::uint32_t> image_pixels(std::size_t n, bool single_colour, std::
 // Values in [0, 1): Gaussian around `mean` with width sigma, clamped.
 std::vector<float> clustered_values(std::size_t n, double mean, double sigma, std::uint64_t seed);
 
+// Uniform floats in [0, 1).
+std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed);
 // Uniform integers in [0, bound).
 std::vector<std::uint32_t> uniform_values(std::size_t n, std::uint32_t bound, std::uint64_t seed);
 

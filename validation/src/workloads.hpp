@@ -19,6 +19,10 @@ std::unique_ptr<Workload> make_image_workload(const std::vector<std::uint32_t>& 
 std::unique_ptr<Workload> make_hash_workload(const std::vector<std::uint32_t>& keys, std::uint32_t capacity);
 std::unique_ptr<Workload> make_float_hist_workload(const std::vector<float>& values, std::uint32_t bins);
 std::unique_ptr<Workload> make_lock_workload(const std::vector<std::uint32_t>& values);
+// planes of 2 in_h x 2 in_w output gradients (`grad`, plane by plane, row by row) into
+// planes of in_h x in_w (upsample_workload.cpp).
+std::unique_ptr<Workload> make_upsample_workload(const std::vector<float>& grad, std::uint32_t planes,
+                                                 std::uint32_t in_h, std::uint32_t in_w);
 // iterations per thread; stride 1 (k = 1) or 32 (k = 32); variants "mM" and "mM_no_atomics".
 std::unique_ptr<Workload> make_sweep_workload(int iterations, int address_stride);
 
