@@ -61,7 +61,8 @@ cal::L2CounterProbe l2_counter_probe(int device) {
     options.metrics = {metric::kL2RedRequests,      metric::kL2RedRequestsMax,
                        metric::kL2AtomRequests,     metric::kL2AtomRequestsMax,
                        metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum,
-                       metric::kL2AtomicBusyMax,    metric::kDurationNs};
+                       metric::kL2AtomicBusyMax,    metric::kDurationNs,
+                       metric::kL2RedSectors,       metric::kL2AtomSectors};
     auto work = [&launches] {
       for (const auto& launch : launches) launch();
     };
@@ -82,7 +83,8 @@ cal::L2CounterProbe l2_counter_probe(int device) {
       out.push_back(cal::L2Counters{value(metric::kL2RedRequests), value(metric::kL2RedRequestsMax),
                                     value(metric::kL2AtomRequests), value(metric::kL2AtomRequestsMax),
                                     value(metric::kL2CyclesElapsedMax), value(metric::kL2CyclesElapsedSum),
-                                    value(metric::kL2AtomicBusyMax), value(metric::kDurationNs)});
+                                    value(metric::kL2AtomicBusyMax), value(metric::kDurationNs),
+                                    value(metric::kL2RedSectors), value(metric::kL2AtomSectors)});
     }
     return out;
   };

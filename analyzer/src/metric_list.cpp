@@ -26,6 +26,8 @@ const std::vector<MetricSpec>& atomq_metrics() {
       {m::kL2AtomRequestsMax, "L2 atomic requests at the hottest slice", "L2 queue: hottest slice", false},
       {m::kL2RedRequestsMax, "L2 reduction requests at the hottest slice", "L2 queue: hottest slice", false},
       {m::kL2CasRequests, "L2 CAS requests (global atomicCAS)", "L2 queue: op mix", false},
+      {m::kL2AtomSectors, "L2 sectors of the ATOM requests", "L2 queue: sectors per request (spread)", false},
+      {m::kL2RedSectors, "L2 sectors of the RED requests", "L2 queue: sectors per request (spread)", false},
       {m::kL2AtomicBusyMax, "cycles the hottest slice's atomic unit took input", "L2 queue: cross-check", false},
       {m::kL2AtomicBusyAvg, "cycles a slice's atomic unit took input, mean over slices", "L2 queue: spread", false},
       {m::kL2CyclesElapsedMax, "L2 cycles elapsed (one slice)", "L2 queue: time base", false},

@@ -28,6 +28,7 @@ struct CounterReading {
   double slices = 0;
   double busy_fraction = 0;
   double cycles_elapsed = 0;  // at the slowest slice: the launch's length in L2 cycles
+  double sectors = 0;         // all slices; 0 where the probe did not read them
 };
 
 CounterReading read_counters(const L2Counters& k, GlobalAtomicOp op, const std::string& label) {
@@ -46,6 +47,7 @@ CounterReading read_counters(const L2Counters& k, GlobalAtomicOp op, const std::
   r.slices = k.cycles_elapsed_sum / k.cycles_elapsed_max;
   r.busy_fraction = k.atomic_busy_max / k.cycles_elapsed_max;
   r.cycles_elapsed = k.cycles_elapsed_max;
+  r.sectors = k.red_sectors + k.atom_sectors;
   return r;
 }
 
@@ -62,11 +64,13 @@ L2Cell make_cell(const mb::L2AtomicConfig& config, const mb::L2AtomicLaunch& lau
   c.addresses = static_cast<int>(launch.addresses);
   c.requests_per_instruction = r.requests / static_cast<double>(launch.warp_instructions);
   c.hottest_slice_share = r.hottest_requests / r.requests;
-  std::vector<double> cycles, busy;
+  std::vector<double> cycles, busy, sectors;
   for (const CounterReading& k : repeats) {
     cycles.push_back(k.cycles_elapsed / k.hottest_requests);
     busy.push_back(k.busy_fraction);
+    if (k.sectors > 0) sectors.push_back(k.sectors / k.requests);
   }
+  if (!sectors.empty()) c.sectors_per_request = median(sectors);
   const SampleSummary s = summarize(cycles);
   c.cycles_per_request = s.median;
   c.cycles_min = s.min;

@@ -48,7 +48,7 @@ json l2_section_json(const L2Section& l2) {
   axes["spreads"] = json::array();
   for (AddressSpread s : l2.spreads) axes["spreads"].push_back(enum_name(s));
   json cells = json::array();
-  for (const L2Cell& c : l2.cells)
+  for (const L2Cell& c : l2.cells) {
     cells.push_back(json{{"op", enum_name(c.op)},
                          {"spread", enum_name(c.spread)},
                          {"warps_per_sm", c.warps_per_sm},
@@ -61,6 +61,8 @@ json l2_section_json(const L2Section& l2) {
                          {"repeat_spread", c.repeat_spread},
                          {"busy_fraction", c.busy_fraction},
                          {"gpu_requests_per_cycle", c.gpu_requests_per_cycle}});
+    if (c.sectors_per_request > 0) cells.back()["sectors_per_request"] = c.sectors_per_request;
+  }
   return json{{"units", "L2 cycles per request at the hottest slice"},
               {"slices", l2.slices},
               {"l2_clock_mhz", l2.l2_clock_mhz},
@@ -132,12 +134,13 @@ std::string service_table_l2_csv(const ServiceTable& t) {
   std::ostringstream out;
   out << "op,spread,warps_per_sm,addresses,requests_per_instruction,hottest_slice_share,"
          "cycles_per_request,cycles_min,cycles_max,repeat_spread,busy_fraction,"
-         "gpu_requests_per_cycle\n";
+         "gpu_requests_per_cycle,sectors_per_request\n";
   for (const L2Cell& c : t.l2.cells)
     out << enum_name(c.op) << ',' << enum_name(c.spread) << ',' << c.warps_per_sm << ','
         << c.addresses << ',' << c.requests_per_instruction << ',' << c.hottest_slice_share << ','
         << c.cycles_per_request << ',' << c.cycles_min << ',' << c.cycles_max << ','
-        << c.repeat_spread << ',' << c.busy_fraction << ',' << c.gpu_requests_per_cycle << '\n';
+        << c.repeat_spread << ',' << c.busy_fraction << ',' << c.gpu_requests_per_cycle << ','
+        << c.sectors_per_request << '\n';
   return out.str();
 }
 

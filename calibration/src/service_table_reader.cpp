@@ -249,6 +249,8 @@ L2Cell read_l2_cell(const Fields& r, const json& j, const std::string& path) {
   c.repeat_spread = r.number(j, path, "repeat_spread", 0.0);
   c.busy_fraction = r.number(j, path, "busy_fraction", 0.0);
   c.gpu_requests_per_cycle = positive(r, j, path, "gpu_requests_per_cycle");
+  // Tables calibrated before 2026-12-02 do not have it (0: not measured).
+  if (j.contains("sectors_per_request")) c.sectors_per_request = positive(r, j, path, "sectors_per_request");
   return c;
 }
 

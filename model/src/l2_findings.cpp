@@ -40,6 +40,7 @@ std::vector<Evidence> l2_evidence(const KernelAnalysis& a) {
   if (in.busy_fraction) e.push_back({"l2_busy_fraction", *in.busy_fraction, "fraction"});
   if (in.requests_per_instruction)
     e.push_back({"l2_requests_per_instruction", *in.requests_per_instruction, "requests"});
+  if (in.sectors_per_request) e.push_back({"l2_sectors_per_request", *in.sectors_per_request, "sectors"});
   if (in.cas_requests > 0) e.push_back({"l2_cas_share", in.cas_share, "fraction"});
   return e;
 }

@@ -104,6 +104,8 @@ void derive_shape(const KernelProfile& profile, L2Inputs& in) {
   in.warp_instructions = sum(profile, metric::kGlobalAtomInst, metric::kGlobalRedInst);
   if (in.warp_instructions && *in.warp_instructions > 0)
     in.requests_per_instruction = in.requests / *in.warp_instructions;
+  if (const auto sectors = sum(profile, metric::kL2AtomSectors, metric::kL2RedSectors); sectors && in.requests > 0)
+    in.sectors_per_request = *sectors / in.requests;
   if (const auto busy = usable(profile, metric::kL2AtomicBusyMax); busy && in.elapsed_cycles > 0)
     in.busy_fraction = *busy / in.elapsed_cycles;
   in.addresses = profile.global_atomic_addresses;
@@ -113,7 +115,8 @@ void derive_shape(const KernelProfile& profile, L2Inputs& in) {
 std::optional<std::string> malformed_counter(const KernelProfile& profile) {
   for (const char* name :
        {metric::kL2AtomRequests, metric::kL2RedRequests, metric::kL2AtomRequestsMax,
-        metric::kL2RedRequestsMax, metric::kL2CasRequests, metric::kL2AtomicBusyMax,
+        metric::kL2RedRequestsMax, metric::kL2CasRequests, metric::kL2AtomSectors, metric::kL2RedSectors,
+        metric::kL2AtomicBusyMax,
         metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum}) {
     const auto v = profile.counter(name);
     if (v && (!std::isfinite(*v) || *v < 0))

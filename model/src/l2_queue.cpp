@@ -56,22 +56,44 @@ OpChoice choose_op(const L2Inputs& in, const L2Section& s, AddressSpread spread,
   return choice;
 }
 
-// Not one hot address: the calibrated spread whose requests per warp instruction are nearest
-// the kernel's (per-lane requests cost differently from whole-line ones), one_line first for
-// uneven slices on a near tie; without an instruction count, one_line when uneven, else
-// many_lines. With `rate_allowed_only`, only spreads whose service time the observed rate
-// allows (S <= observed x (1 + tolerance), as for the op) take part, while any does.
+// What the spread is matched on: sectors per request where the kernel and the op's cells have
+// them (a request's work: one sector for a lane's own word, four for a line of 4-byte words), else
+// requests per warp instruction, which do not tell six one-sector requests of an instruction
+// from six whole-line ones.
+struct SpreadMeasure {
+  bool by_sectors = false;
+  double kernel = 0;
+  double of(const L2Cell& c) const { return by_sectors ? c.sectors_per_request : c.requests_per_instruction; }
+  const char* name() const { return by_sectors ? "sectors per request" : "requests per instruction"; }
+};
+
+SpreadMeasure spread_measure(const L2Inputs& in, const L2Section& s, GlobalAtomicOp op) {
+  bool cells_have_sectors = true;
+  for (AddressSpread spread : {AddressSpread::kOneLine, AddressSpread::kManyLines, AddressSpread::kDistinct})
+    if (const L2Cell* cell = saturated_cell(s, op, spread); cell && !(cell->sectors_per_request > 0))
+      cells_have_sectors = false;
+  if (in.sectors_per_request && *in.sectors_per_request > 0 && cells_have_sectors)
+    return {true, *in.sectors_per_request};
+  return {false, in.requests_per_instruction.value_or(0)};
+}
+
+// Not one hot address: the calibrated spread nearest the kernel's in spread_measure (per-lane
+// requests cost differently from whole-line ones), one_line first for uneven slices on a near
+// tie; without either measure, one_line when uneven, else many_lines. With
+// `rate_allowed_only`, only spreads whose service time the observed rate allows
+// (S <= observed x (1 + tolerance), as for the op) take part, while any does.
 AddressSpread choose_spread(const L2Inputs& in, const L2Section& s, GlobalAtomicOp op, bool uneven, const Rules& r,
                             bool rate_allowed_only) {
   const AddressSpread fallback = uneven ? AddressSpread::kOneLine : AddressSpread::kManyLines;
-  if (!in.requests_per_instruction) return fallback;
+  const SpreadMeasure measure = spread_measure(in, s, op);
+  if (!(measure.kernel > 0)) return fallback;
   const std::vector<AddressSpread> order =
       uneven ? std::vector<AddressSpread>{AddressSpread::kOneLine, AddressSpread::kManyLines, AddressSpread::kDistinct}
              : std::vector<AddressSpread>{AddressSpread::kManyLines, AddressSpread::kDistinct, AddressSpread::kOneLine};
   const double observed = in.observed_cycles_per_request();
   auto usable_cell = [&](AddressSpread spread, bool allowed_only) -> const L2Cell* {
     const L2Cell* cell = saturated_cell(s, op, spread);
-    if (!cell || cell->requests_per_instruction <= 0) return nullptr;
+    if (!cell || !(measure.of(*cell) > 0)) return nullptr;
     if (allowed_only && observed > 0 && cell->cycles_per_request > observed * (1 + r.l2_rate_tolerance)) return nullptr;
     return cell;
   };
@@ -84,8 +106,7 @@ AddressSpread choose_spread(const L2Inputs& in, const L2Section& s, GlobalAtomic
   for (AddressSpread spread : order) {
     const L2Cell* cell = usable_cell(spread, allowed_only);
     if (!cell) continue;
-    const double distance =
-        std::fabs(std::log(cell->requests_per_instruction / *in.requests_per_instruction));
+    const double distance = std::fabs(std::log(measure.of(*cell) / measure.kernel));
     if (distance < best_distance - kTie) best_distance = distance, best = spread;
   }
   return best;
@@ -228,7 +249,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   q.inputs = *inputs;
   const L2Inputs& in = q.inputs;
   OpChoice choice;
-  std::string spread_note;  // why the spread is not the nearest in requests per instruction
+  std::string spread_note;  // why the spread is not the nearest in its measure
   if (hot_address(in, s, r, choice)) {
     q.basis = L2ServiceBasis::kHotAddress;
     q.spread = AddressSpread::kOneAddress;
@@ -243,10 +264,11 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
       const AddressSpread allowed = choose_spread(in, s, choice.cell->op, uneven, r, true);
       if (allowed != q.spread) {
         spread_note = fmt::format(
-            "; the nearest spread in requests per instruction, {} ({:.2f} cycles), is slower than the slice's "
+            "; the nearest spread in {}, {} ({:.2f} cycles), is slower than the slice's "
             "observed {:.2f} cycles per request and its busy counter does not show it saturated: the nearest "
             "spread whose service time that rate allows",
-            enum_name(q.spread), choice.cell->cycles_per_request, in.observed_cycles_per_request());
+            spread_measure(in, s, choice.cell->op).name(), enum_name(q.spread), choice.cell->cycles_per_request,
+            in.observed_cycles_per_request());
         q.spread = allowed;
         choice = choose_op(in, s, q.spread, r);
       }
@@ -268,6 +290,9 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   q.utilization = in.elapsed_cycles > 0 ? q.busy_cycles / in.elapsed_cycles : 0.0;
   q.request_utilization = q.utilization;
   q.basis_text = in.requests > 0 ? basis_in_words(q) + spread_note : "no global atomics reached L2";
+  if (const SpreadMeasure m = spread_measure(in, s, q.op); in.requests > 0 && m.by_sectors && q.basis != L2ServiceBasis::kHotAddress)
+    q.basis_text += fmt::format(" (spread matched on sectors per request: {:.2f}, the cell's {:.2f})", m.kernel,
+                                choice.cell->sectors_per_request);
   cross_check_busy(q, *choice.cell, r);
   apply_serialization(q, *choice.cell, one_address, r);
   apply_overstated_requests(q, r);

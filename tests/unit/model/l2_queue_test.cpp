@@ -448,6 +448,49 @@ TEST_F(L2Queue, SpreadSlowerThanTheObservedRateIsNotChosenWithoutSaturation) {
   EXPECT_DOUBLE_EQ(b.l2.utilization, 1.0);
 }
 
+// PyTorch's index_add_ of half rows (H200, 2026-12-02): 6 requests per ATOM instruction, each
+// one sector. Matched on requests per instruction the whole-line cell serves (4-sector requests)
+// and U exceeds the kernel's time; matched on sectors per request, where the profile and the
+// table have them, the one-sector cell does.
+TEST_F(L2Queue, SectorsPerRequestChooseTheSpreadWhereBothHaveThem) {
+  L2Spec l2;
+  l2.atom = 12578632;
+  l2.atom_hottest = 135758;
+  l2.elapsed_cycles = 510000;
+  l2.busy_fraction = 0.18;
+  l2.warp_instructions = 2097152;
+  KernelProfile p = global_only("index_add_half_rows", l2.elapsed_cycles / kL2ClockMhz * 1000, l2);
+  p.counters.erase(metric::kGlobalRedInst);
+  p.counters[metric::kGlobalAtomInst] = 2097152;
+  p.global_atomic_op = GlobalAtomicOp::kAtomAddF16x2;
+  const KernelAnalysis by_requests = analyze(p, model);
+  ASSERT_TRUE(by_requests.l2.evaluated) << by_requests.l2.not_evaluated_reason;
+  EXPECT_NE(by_requests.l2.spread, AddressSpread::kManyLines) << by_requests.l2.basis_text;
+
+  calibration::ServiceTable t = test::make_h200_like_table_with_l2();
+  for (calibration::L2Cell& c : t.l2.cells)
+    c.sectors_per_request = c.spread == AddressSpread::kOneLine || c.spread == AddressSpread::kDistinct ? 4.0 : 1.0;
+  const ServiceTimeModel with_sectors{t};
+  // The table has sectors, the profile not yet: requests per instruction still decide.
+  EXPECT_EQ(analyze(p, with_sectors).l2.spread, by_requests.l2.spread);
+
+  p.counters[metric::kL2AtomSectors] = 12578632;
+  p.counters[metric::kL2RedSectors] = 0;
+  const KernelAnalysis by_sectors = analyze(p, with_sectors);
+  ASSERT_TRUE(by_sectors.l2.evaluated);
+  ASSERT_TRUE(by_sectors.l2.inputs.sectors_per_request.has_value());
+  EXPECT_DOUBLE_EQ(*by_sectors.l2.inputs.sectors_per_request, 1.0);
+  EXPECT_EQ(by_sectors.l2.spread, AddressSpread::kManyLines) << by_sectors.l2.basis_text;
+  EXPECT_LT(by_sectors.l2.utilization, by_requests.l2.utilization);
+  EXPECT_NE(by_sectors.l2.basis_text.find("sectors per request"), std::string::npos) << by_sectors.l2.basis_text;
+  // The profile has sectors, the table not: requests per instruction decide.
+  EXPECT_EQ(analyze(p, model).l2.spread, by_requests.l2.spread);
+
+  // Whole-line requests (four sectors each) keep the whole-line cell.
+  p.counters[metric::kL2AtomSectors] = 4.0 * 12578632;
+  EXPECT_NE(analyze(p, with_sectors).l2.spread, AddressSpread::kManyLines);
+}
+
 // A hot address whose busy counter under-reads (float adds, share 0.33) keeps the requests' U.
 TEST_F(L2Queue, UnderReadingBusyCounterDoesNotLowerU) {
   const KernelAnalysis a = analyze(scatter_add(true), model);

@@ -26,6 +26,8 @@ struct L2Counters {
   double cycles_elapsed_sum = 0;  // lts__cycles_elapsed.sum
   double atomic_busy_max = 0;     // lts__d_atomic_input_cycles_active.max
   double duration_ns = 0;         // gpu__time_duration.sum
+  double red_sectors = 0;         // lts__t_sectors_op_red.sum
+  double atom_sectors = 0;        // lts__t_sectors_op_atom.sum
 };
 
 // Each function of a batch makes exactly one kernel launch; the probe runs them all under a

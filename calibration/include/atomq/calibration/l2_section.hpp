@@ -21,6 +21,7 @@ struct L2Cell {
   int warps_per_sm = 0;
   int addresses = 0;                    // distinct words the grid updates
   double requests_per_instruction = 0;  // L2 requests per warp instruction (lane merge)
+  double sectors_per_request = 0;       // 32-byte sectors per request; 0: not measured (older tables)
   double hottest_slice_share = 0;       // requests at the hottest slice / all requests
   double cycles_per_request = 0;        // median over repeats
   double cycles_min = 0, cycles_max = 0;

@@ -49,6 +49,7 @@ struct L2Inputs {
   double cas_share = 0;               // CAS / all requests
   std::optional<double> warp_instructions;          // ATOMG + REDG
   std::optional<double> requests_per_instruction;   // requests / warp instructions
+  std::optional<double> sectors_per_request;        // atom + red sectors / requests (1 to 4)
   double elapsed_cycles = 0;          // L2 cycles of the kernel (lts__cycles_elapsed.max)
   std::string elapsed_source;
   std::optional<double> busy_fraction;  // lts__d_atomic_input_cycles_active.max / elapsed

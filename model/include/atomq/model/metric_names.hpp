@@ -48,6 +48,9 @@ inline constexpr const char* kL2RedRequests = "lts__t_requests_op_red.sum";
 inline constexpr const char* kL2AtomRequestsMax = "lts__t_requests_op_atom.max";
 inline constexpr const char* kL2RedRequestsMax = "lts__t_requests_op_red.max";
 inline constexpr const char* kL2CasRequests = "lts__t_requests_op_atom_dot_cas.sum";
+// 32-byte sectors the requests touch: 1 for a lane's own word, 4 for a whole line of 4-byte words.
+inline constexpr const char* kL2AtomSectors = "lts__t_sectors_op_atom.sum";
+inline constexpr const char* kL2RedSectors = "lts__t_sectors_op_red.sum";
 // Cycles a slice's atomic unit took input: busy cycles, which under-read same-address
 // serialization (docs/model.md, "The L2 queue"), so the model only cross-checks with them.
 inline constexpr const char* kL2AtomicBusyMax = "lts__d_atomic_input_cycles_active.max";
