@@ -191,7 +191,8 @@ std::optional<ExecutedGlobalOp> executed_global_op(const model::InstructionProfi
   std::map<GlobalAtomicOp, Tally> by_op;
   std::vector<GlobalAtomicOp> order;  // first executed in the listing breaks ties
   for (const model::InstructionRecord& r : instructions.records) {
-    if (r.executions <= 0 || r.opcode.empty()) continue;
+    // A predicated instruction counts as executed with every lane off: only lanes on count.
+    if (r.executions <= 0 || r.lanes <= 0 || r.opcode.empty()) continue;
     const std::optional<GlobalOpMatch> m = match_global_atomic(r.opcode);
     if (!m) continue;
     if (!by_op.count(m->op)) order.push_back(m->op);

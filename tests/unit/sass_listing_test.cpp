@@ -418,11 +418,14 @@ TEST(InstructionKernels, AutoPicksSharedCasLoopsAmongTheSlowest) {
 
 namespace {
 
-atomq::model::InstructionRecord record(long long offset, const std::string& opcode, double executions) {
+// `lanes` -1: every lane of every execution on.
+atomq::model::InstructionRecord record(long long offset, const std::string& opcode, double executions,
+                                       double lanes = -1) {
   atomq::model::InstructionRecord r;
   r.offset = offset;
   r.opcode = opcode;
   r.executions = executions;
+  r.lanes = lanes < 0 ? 32 * executions : lanes;
   return r;
 }
 
@@ -473,4 +476,9 @@ TEST(SassAtomics, ExecutedStandInAndNoneExecuted) {
   EXPECT_TRUE(executed->stands_in_for.empty());  // one executed instruction is exactly the op
   ip.records = {record(16, "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU", 0), record(32, "ATOMS.ADD", 9)};
   EXPECT_FALSE(an::executed_global_op(ip).has_value());
+  // A predicated CAS issued with every lane off does not count, however often it issued.
+  ip.records = {record(16, "ATOM.E.CAS.STRONG.GPU", 900, 0), record(32, "ATOM.E.ADD.F16x2.RN.STRONG.GPU", 100)};
+  executed = an::executed_global_op(ip);
+  ASSERT_TRUE(executed.has_value());
+  EXPECT_EQ(executed->op, GlobalAtomicOp::kAtomAddF16x2);
 }

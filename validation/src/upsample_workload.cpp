@@ -56,8 +56,9 @@ std::vector<double> reference(const std::vector<float>& grad, std::uint32_t plan
 class UpsampleWorkload : public Workload {
  public:
   UpsampleWorkload(const std::vector<float>& grad, std::uint32_t planes, std::uint32_t in_h, std::uint32_t in_w)
-      : in_pixels_(static_cast<std::size_t>(planes) * in_h * in_w), expected_(reference(grad, planes, in_h, in_w)) {
+      : in_pixels_(static_cast<std::size_t>(planes) * in_h * in_w) {
     if (grad.size() != 4 * in_pixels_) throw std::invalid_argument("upsampling: gradient size mismatch");
+    expected_ = reference(grad, planes, in_h, in_w);
     if ((2 * in_h) % k::kUpsampleTileRows != 0 || (2 * in_w) % k::kUpsampleTileCols != 0)
       throw std::invalid_argument("upsampling: output not a whole number of tiles");
     args_ = {upload(grad_, grad), grad.size(), grad_in_.reserve_for<float>(in_pixels_), planes, in_h, in_w,

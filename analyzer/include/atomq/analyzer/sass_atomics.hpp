@@ -68,7 +68,8 @@ struct SassAtomics {
 SassAtomics classify_atomics(const SassFunction& function);
 
 // The global op the executed instructions chose, from per-instruction counts joined with the
-// listing: the op whose instructions executed most often (warp level). The loop rule of
+// listing: the op whose instructions executed most often (warp level) with a lane on (a
+// predicated instruction is counted as executed with every lane off). The loop rule of
 // classify_atomics only guesses from the listing: a CAS loop on a path that never runs (PyTorch's
 // half add keeps one beside its ATOM.E.ADD.F16x2) is not what the L2 served. stands_in_for is
 // the most executed opcode of the op when every executed instruction of it is a stand-in, else
