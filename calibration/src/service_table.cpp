@@ -40,6 +40,23 @@ json provenance_json(const Provenance& p) {
   return j;
 }
 
+json l2_cell_json(const L2Cell& c) {
+  json j{{"op", enum_name(c.op)},
+         {"spread", enum_name(c.spread)},
+         {"warps_per_sm", c.warps_per_sm},
+         {"addresses", c.addresses},
+         {"requests_per_instruction", c.requests_per_instruction},
+         {"hottest_slice_share", c.hottest_slice_share},
+         {"cycles_per_request", c.cycles_per_request},
+         {"cycles_min", c.cycles_min},
+         {"cycles_max", c.cycles_max},
+         {"repeat_spread", c.repeat_spread},
+         {"busy_fraction", c.busy_fraction},
+         {"gpu_requests_per_cycle", c.gpu_requests_per_cycle}};
+  if (c.sectors_per_request > 0) j["sectors_per_request"] = c.sectors_per_request;
+  return j;
+}
+
 // The L2 section; cell fields are named as in L2Cell (l2_section.hpp).
 json l2_section_json(const L2Section& l2) {
   json axes{{"warps_per_sm", l2.warps_per_sm}};
@@ -48,27 +65,27 @@ json l2_section_json(const L2Section& l2) {
   axes["spreads"] = json::array();
   for (AddressSpread s : l2.spreads) axes["spreads"].push_back(enum_name(s));
   json cells = json::array();
-  for (const L2Cell& c : l2.cells) {
-    cells.push_back(json{{"op", enum_name(c.op)},
-                         {"spread", enum_name(c.spread)},
-                         {"warps_per_sm", c.warps_per_sm},
-                         {"addresses", c.addresses},
-                         {"requests_per_instruction", c.requests_per_instruction},
-                         {"hottest_slice_share", c.hottest_slice_share},
-                         {"cycles_per_request", c.cycles_per_request},
-                         {"cycles_min", c.cycles_min},
-                         {"cycles_max", c.cycles_max},
-                         {"repeat_spread", c.repeat_spread},
-                         {"busy_fraction", c.busy_fraction},
-                         {"gpu_requests_per_cycle", c.gpu_requests_per_cycle}});
-    if (c.sectors_per_request > 0) cells.back()["sectors_per_request"] = c.sectors_per_request;
+  for (const L2Cell& c : l2.cells) cells.push_back(l2_cell_json(c));
+  json law_cells = json::array();
+  for (const L2Cell& c : l2.law_cells) {
+    json j = l2_cell_json(c);
+    j.update(json{{"hot_addresses", c.hot_addresses},
+                  {"packed", c.packed},
+                  {"active_lanes", c.active_lanes},
+                  {"dependent", c.dependent},
+                  {"duration_ns", c.duration_ns},
+                  {"requests", c.requests},
+                  {"requests_in_flight", c.requests_in_flight}});
+    law_cells.push_back(std::move(j));
   }
-  return json{{"units", "L2 cycles per request at the hottest slice"},
+  json section{{"units", "L2 cycles per request at the hottest slice"},
               {"slices", l2.slices},
               {"l2_clock_mhz", l2.l2_clock_mhz},
               {"wall_seconds", l2.wall_seconds},
               {"axes", axes},
               {"cells", cells}};
+  if (!law_cells.empty()) section["law_cells"] = std::move(law_cells);  // tables before the law sweep have none
+  return section;
 }
 
 }  // namespace

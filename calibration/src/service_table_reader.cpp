@@ -278,6 +278,32 @@ std::vector<L2Cell> read_l2_cells(const Fields& r, const json& l2, const L2Secti
   return cells;
 }
 
+bool boolean(const Fields& r, const json& j, const std::string& path, const char* key) {
+  const json& v = r.member(j, path, key);
+  if (!v.is_boolean()) r.fail(json_path(path, key), "expected true or false");
+  return v.get<bool>();
+}
+
+// The law sweep's cells; tables calibrated before it have none.
+std::vector<L2Cell> read_l2_law_cells(const Fields& r, const json& l2) {
+  std::vector<L2Cell> cells;
+  if (!l2.contains("law_cells")) return cells;
+  const json& list = r.array(l2, "l2", "law_cells");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("l2.law_cells", i);
+    L2Cell c = read_l2_cell(r, list[i], path);
+    c.hot_addresses = positive_int(r, list[i], path, "hot_addresses");
+    c.packed = boolean(r, list[i], path, "packed");
+    c.active_lanes = static_cast<int>(r.integer(list[i], path, "active_lanes", 1, 32));
+    c.dependent = boolean(r, list[i], path, "dependent");
+    c.duration_ns = positive(r, list[i], path, "duration_ns");
+    c.requests = positive(r, list[i], path, "requests");
+    c.requests_in_flight = positive(r, list[i], path, "requests_in_flight");
+    cells.push_back(c);
+  }
+  return cells;
+}
+
 L2Section read_l2_section(const Fields& r, const json& doc) {
   const json& l2 = r.member(doc, "", "l2");
   L2Section s;
@@ -295,6 +321,7 @@ L2Section read_l2_section(const Fields& r, const json& doc) {
     return static_cast<int>(r.integer(v, f, 1, 1024));
   });
   s.cells = read_l2_cells(r, l2, s);
+  s.law_cells = read_l2_law_cells(r, l2);
   return s;
 }
 

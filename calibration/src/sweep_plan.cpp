@@ -25,6 +25,11 @@ L2SweepPlan make_l2_sweep_plan(GridSize size, int max_warps_per_sm) {
       n_is_launchable(max_warps_per_sm, max_warps_per_sm))
     l2.warps_per_sm.push_back(max_warps_per_sm);
   l2.target_launch_ms = size == GridSize::kQuick ? 0.5 : 1.0;
+  l2.hot_addresses = size == GridSize::kQuick ? std::vector<int>{1, 4, 32, 256, 4096}
+                                              : std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+  l2.latency_ops = {GlobalAtomicOp::kAtomAddU32, GlobalAtomicOp::kAtomCasU32};
+  for (int w : {1, 2, 4, 8, 16, 32, 64})
+    if (n_is_launchable(w, max_warps_per_sm)) l2.latency_warps.push_back(w);
   return l2;
 }
 

@@ -75,13 +75,24 @@ __global__ void __launch_bounds__(1024) l2_atomic_kernel(L2AtomicArgs args) {
   using Word = typename WordOf<kOp>::type;
   const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int lane = static_cast<int>(threadIdx.x & 31);
-  Word* const word = static_cast<Word*>(args.words) +
-                     l2_word_index(args.spread, thread, thread >> 5, lane, sizeof(Word));
+  if (lane >= args.active_lanes) return;
+  const long long index =
+      args.hot_addresses > 0
+          ? l2_hot_word_index(thread >> 5, lane, args.active_lanes, args.hot_addresses, args.stride_words)
+          : l2_word_index(args.spread, thread, thread >> 5, lane, sizeof(Word));
+  Word* const word = static_cast<Word*>(args.words) + index;
   unsigned int acc = 0u;
+  if (args.dependent) {
+    // One atomic in flight per thread: the next address waits on this result (never moves).
 #pragma unroll 1
-  for (int it = 0; it < args.iterations; ++it) {
+    for (int it = 0; it < args.iterations * static_cast<int>(kL2Unroll); ++it)
+      acc += issue<kOp>(word + (acc == args.sentinel ? 1 : 0), static_cast<unsigned int>(it));
+  } else {
+#pragma unroll 1
+    for (int it = 0; it < args.iterations; ++it) {
 #pragma unroll
-    for (unsigned int j = 0; j < kL2Unroll; ++j) acc += issue<kOp>(word, j);
+      for (unsigned int j = 0; j < kL2Unroll; ++j) acc += issue<kOp>(word, j);
+    }
   }
   if (acc == args.sentinel) args.sink[blockIdx.x] = acc;  // never taken
 }

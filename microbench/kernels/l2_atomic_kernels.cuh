@@ -28,9 +28,20 @@ __host__ __device__ inline long long l2_word_index(int spread, long long thread,
   }
 }
 
+// The law sweep's word index: the active lanes of the grid take `hot_addresses` words
+// round-robin, `stride_words` apart (1: packed into lines; a line's words: one per line).
+__host__ __device__ inline long long l2_hot_word_index(long long warp, int lane, int active_lanes,
+                                                       int hot_addresses, int stride_words) {
+  return ((warp * active_lanes + lane) % hot_addresses) * stride_words;
+}
+
 struct L2AtomicArgs {
   void* words;            // the updated array: room for every spread's highest index
   int spread;             // AddressSpread as int
+  int hot_addresses;      // > 0: the law sweep's pattern (l2_hot_word_index) instead of spread
+  int stride_words;       // of the law sweep's pattern
+  int active_lanes;       // lanes of each warp that issue atomics
+  int dependent;          // nonzero: each atomic's address waits on the previous result
   int iterations;         // unrolled groups per thread
   unsigned int sentinel;  // never equal to the accumulated result: keeps ATOM results alive
   unsigned int* sink;     // written only if the sentinel is hit (never)

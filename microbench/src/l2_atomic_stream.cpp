@@ -23,6 +23,7 @@ constexpr int kWarpSize = 32;
 constexpr int kMaxWarpsPerBlock = 32;
 constexpr int kReservedSharedPerBlock = 1024;  // the runtime's per-block reservation (sm_80+)
 constexpr int kMaxAtomicsPerThread = 1 << 20;
+constexpr int kL2MaxHotAddresses = 1 << 16;  // one per line: 8 MiB for 8-byte words
 
 // Blocks of at most 32 warps; `blocks_per_sm` of them per SM.
 struct GridShape {
@@ -83,7 +84,8 @@ L2AtomicStreamBench::L2AtomicStreamBench(int ordinal) {
   const DeviceInfo& d = impl_->device;
   // The highest index any spread reaches: distinct at the most warps per SM, or many_lines.
   const long long max_threads = static_cast<long long>(d.sm_count) * d.max_warps_per_sm * kWarpSize;
-  const long long bytes = std::max<long long>(max_threads * 8, kernels::kL2ManyLines * kernels::kL2LineBytes);
+  const long long bytes = std::max({max_threads * 8, static_cast<long long>(kernels::kL2ManyLines) * kernels::kL2LineBytes,
+                                    static_cast<long long>(kL2MaxHotAddresses) * kernels::kL2LineBytes});
   ATOMQ_CUDA(cudaMemset(impl_->words.reserve(static_cast<size_t>(bytes)), 0, static_cast<size_t>(bytes)));
   impl_->sink.reserve(static_cast<size_t>(d.sm_count) * 2 * sizeof(unsigned int));
   for (GlobalAtomicOp op : enum_values<GlobalAtomicOp>())
@@ -103,6 +105,15 @@ L2AtomicLaunch L2AtomicStreamBench::run(const L2AtomicConfig& config) {
   kernels::L2AtomicArgs args{};
   args.words = impl_->words.as<void>();
   args.spread = static_cast<int>(config.spread);
+  if (config.active_lanes < 1 || config.active_lanes > kWarpSize)
+    throw std::invalid_argument("active_lanes must be in 1..32");
+  if (config.hot_addresses < 0 || config.hot_addresses > kL2MaxHotAddresses)
+    throw std::invalid_argument("hot_addresses must be in 0.." + std::to_string(kL2MaxHotAddresses));
+  const int word_bytes = kernels::l2_word_bytes(config.op);
+  args.hot_addresses = config.hot_addresses;
+  args.stride_words = config.packed ? 1 : kernels::kL2LineBytes / word_bytes;
+  args.active_lanes = config.active_lanes;
+  args.dependent = config.dependent ? 1 : 0;
   args.iterations = (config.atomics_per_thread + kL2AtomicUnroll - 1) / kL2AtomicUnroll;
   args.sentinel = 0xFFFFFFFFu;
   args.sink = impl_->sink.as<unsigned int>();
@@ -121,8 +132,11 @@ L2AtomicLaunch L2AtomicStreamBench::run(const L2AtomicConfig& config) {
   launch.elapsed_ms = ms;
   launch.threads = static_cast<long long>(shape.grid) * shape.warps_per_block * kWarpSize;
   launch.atomics_per_thread = static_cast<long long>(args.iterations) * kL2AtomicUnroll;
-  launch.warp_instructions = launch.threads / kWarpSize * launch.atomics_per_thread;
-  launch.addresses = addresses_of(config.spread, kernels::l2_word_bytes(config.op), launch.threads);
+  launch.active_warps = launch.threads / kWarpSize;
+  launch.warp_instructions = launch.active_warps * launch.atomics_per_thread;
+  launch.addresses = config.hot_addresses > 0
+                         ? config.hot_addresses
+                         : addresses_of(config.spread, word_bytes, launch.threads);
   return launch;
 }
 

@@ -29,6 +29,15 @@ struct L2Cell {
   double repeat_spread = 0;
   double busy_fraction = 0;             // lts__d_atomic_input_cycles_active.max / elapsed.max
   double gpu_requests_per_cycle = 0;    // all slices' requests per L2 cycle
+  // Law-sweep cells only (L2Section::law_cells; hot_addresses 0 in the spread cells): the
+  // pattern, and what the law and Little's law read of it.
+  int hot_addresses = 0;          // distinct words, taken round-robin by the active lanes
+  bool packed = false;            // consecutive words (true) or one word per line
+  int active_lanes = 32;          // lanes per warp issuing atomics
+  bool dependent = false;         // one atomic in flight per thread
+  double duration_ns = 0;         // median launch time under the counters
+  double requests = 0;            // all slices' requests of one launch (median)
+  double requests_in_flight = 0;  // the most the grid can have outstanding (dependent cells)
 };
 
 struct L2Section {
@@ -39,6 +48,9 @@ struct L2Section {
   std::vector<AddressSpread> spreads;
   std::vector<int> warps_per_sm;
   std::vector<L2Cell> cells;  // complete: every (op, spread, warps_per_sm)
+  // The law sweep (docs/calibration.md): hot addresses x layout x lanes, and dependent
+  // one-lane chains for latency; empty in tables calibrated before 2026-12-02 (afternoon).
+  std::vector<L2Cell> law_cells;
 
   const L2Cell* find(GlobalAtomicOp op, AddressSpread spread, int warps_per_sm) const;
   // The cell at the most warps per SM: the saturated service time of (op, spread).

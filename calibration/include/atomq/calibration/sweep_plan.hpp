@@ -18,7 +18,18 @@ struct L2SweepPlan {
   // long enough that launch overhead stays under 1% of a repeat.
   double target_launch_ms = 1.0;
 
-  size_t cell_count() const { return ops.size() * spreads.size() * warps_per_sm.size(); }
+  // The law sweep: each op at the most warps per SM over hot_addresses, one word per line and
+  // packed, all lanes and (one per line) one lane; then dependent one-lane chains of the
+  // latency ops over latency_warps.
+  std::vector<int> hot_addresses;
+  std::vector<GlobalAtomicOp> latency_ops;
+  std::vector<int> latency_warps;
+  int law_repeats = 3;
+
+  size_t cell_count() const {
+    return ops.size() * spreads.size() * warps_per_sm.size() + ops.size() * hot_addresses.size() * 3 +
+           latency_ops.size() * latency_warps.size();
+  }
 };
 
 struct SweepPlan {

@@ -19,6 +19,13 @@ struct L2AtomicConfig {
   AddressSpread spread = AddressSpread::kOneAddress;
   int warps_per_sm = 32;
   int atomics_per_thread = 64;  // rounded up to a multiple of kL2AtomicUnroll
+  // The law sweep's pattern (docs/calibration.md, "The L2 law sweep"); hot_addresses 0 keeps
+  // `spread`. Otherwise the active lanes of the grid take `hot_addresses` words round-robin,
+  // one per line (packed false) or consecutive words (packed true).
+  int hot_addresses = 0;
+  bool packed = false;
+  int active_lanes = 32;   // lanes per warp that issue atomics (1: a hash probe's one lane)
+  bool dependent = false;  // ATOM ops: each atomic's address waits on the previous result
 };
 
 struct L2AtomicLaunch {
@@ -27,6 +34,7 @@ struct L2AtomicLaunch {
   long long atomics_per_thread = 0;
   long long warp_instructions = 0;  // warp-level global atomic instructions of the launch
   long long addresses = 0;        // distinct words the grid updates
+  long long active_warps = 0;     // warps in the grid with at least one active lane
 };
 
 class L2AtomicStreamBench {
