@@ -50,6 +50,7 @@ py::dict what_if(const model::KernelProfile& profile, const Table& table, std::o
   const model::WhatIf w = model::predict(analysis, *table.model, change);
   const model::GainInterval interval = model::shared_unit_interval(analysis, profile, w);
   py::dict d;
+  d["id"] = enum_name(w.id);  // "custom": the caller's own change
   d["change"] = w.change;
   d["n"] = w.queue_length;
   d["e"] = w.active_lanes;
@@ -86,6 +87,12 @@ py::dict record(const run::RunDocument& run, size_t i, const Table& table) {
   r["e"] = a.inputs.active_lanes;
   r["c"] = a.inputs.cas_share;
   r["k"] = a.inputs.wavefronts_per_instruction;
+  // The analysis' recommended what-if with its expected gain, as the report's export names them.
+  const model::WhatIf* w = a.recommended_what_if();
+  r["best_what_if"] = w ? py::cast(w->change) : py::none();
+  r["best_what_if_id"] = w ? py::cast(enum_name(w->id)) : py::none();
+  r["predicted_gain_low"] = w ? py::cast(w->gain_low()) : py::none();
+  r["predicted_gain_high"] = w ? py::cast(w->gain_high()) : py::none();
   r["table"] = table.selected.path;
   return r;
 }

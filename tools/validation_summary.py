@@ -2,7 +2,7 @@
 """Summarizes a validation run (tools/validation_run.sh OUT): per case the baseline's class, the
 ground truth from the ablation (atomic-bound when removing the atomics or the conflict pays
 >= 1.25x), the predicted gain interval of the baseline's what-if that names the fix's change
-(the timings' predicted_by) against the fix's measured gain, and the predicted against the measured time of atomic-bound kernels.
+(the timings' predicted_by_ids) against the fix's measured gain, and the predicted against the measured time of atomic-bound kernels.
 
 usage: validation_summary.py OUT [--reevaluate BUILD/python [--table TABLE]] [--markdown FILE]
                              [--json FILE] [--expectations FILE --provenance TEXT]
@@ -61,13 +61,23 @@ def kernel_entries(run, analyses=None):
     return out
 
 
-def best_interval(analysis, word=None):
-    """The what-if with the largest gain; with `word`, among those whose change names it."""
+def predicts(fix, what_if):
+    """Whether the what-if predicts the fix: its id among the fix's predicted_by_ids. Documents
+    recorded before the ids (timings with a predicted_by word, analyses whose what-ifs lack an
+    id) are matched the old way, on a word of the what-if's change text; only those."""
+    if "predicted_by_ids" in fix and "id" in what_if:
+        return what_if["id"] in fix["predicted_by_ids"]
+    word = fix.get("predicted_by", "")
+    return bool(word) and word in what_if["change"]
+
+
+def best_interval(analysis, fix=None):
+    """The what-if with the largest gain; with `fix` (its timings entry), among those that predict it."""
     best = None
     for f in analysis.get("findings", []):
         for w in f.get("what_ifs", []):
             iv = w.get("interval") or {}
-            if word is not None and (not word or word not in w["change"]):
+            if fix is not None and not predicts(fix, w):
                 continue
             if iv.get("evaluated") and (best is None or iv["high"] > best[1]["high"]):
                 best = (w["change"], iv)
@@ -112,7 +122,7 @@ def case_rows(timings, run, analyses=None):
             row["u_l2"] = (analysis.get("l2") or {}).get("utilization")
             row["model_bound"] = row["class"] in BOUND_CLASSES
             # The fix's own what-if (the one naming its change); without a fix, the best one.
-            best = best_interval(analysis, fix.get("predicted_by", "") if fix else None)
+            best = best_interval(analysis, fix)
             if best:
                 row["what_if"], iv = best
                 row["interval"] = [iv["low"], iv["high"]]

@@ -70,11 +70,14 @@ std::vector<const va::VariantSpec*> selected_variants(const va::CaseSpec& c, con
 
 nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, const std::vector<VariantResult>& results) {
   nlohmann::json variants = nlohmann::json::array();
-  for (const VariantResult& r : results)
+  for (const VariantResult& r : results) {
+    // The ids of the what-ifs that predict a fix (documents before them carry a word, predicted_by).
+    nlohmann::json predicted_by_ids = nlohmann::json::array();
+    for (model::WhatIfId id : r.spec->predicted_by) predicted_by_ids.push_back(enum_name(id));
     variants.push_back({{"name", r.spec->name},
                         {"role", enum_name(r.spec->role)},
                         {"compared_with", r.spec->compared_with},
-                        {"predicted_by", r.spec->predicted_by},
+                        {"predicted_by_ids", predicted_by_ids},
                         {"description", r.spec->description},
                         {"checked", r.check.checked},
                         {"exact", r.check.exact},
@@ -83,6 +86,7 @@ nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, con
                         {"median_ms", r.timing.median_ms},
                         {"min_ms", r.timing.min_ms},
                         {"max_ms", r.timing.max_ms}});
+  }
   return {{"format", "atomq.validation_timings"}, {"version", 1},
           {"case", c.name}, {"workload", c.workload}, {"input", c.input},
           {"device", device.name}, {"dram_peak_bytes_per_s", device.dram_peak_bytes_per_s},

@@ -72,7 +72,7 @@ std::optional<PredictedGain> predicted_gain(const KernelAnalysis& a, const std::
     for (const WhatIf& w : f.what_ifs)
       if (w.interval.evaluated && (!best || w.interval.high > best->interval.high)) best = &w;
   if (!best) return std::nullopt;
-  return PredictedGain{best->change, best->interval, *measured, best->interval.contains(*measured)};
+  return PredictedGain{best->id, best->change, best->interval, *measured, best->interval.contains(*measured)};
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ void add_more_warps_what_if(Finding& f, const KernelAnalysis& a, const ServiceTi
         a, m,
         ModelChange{fmt::format("more warps in flight: n from {:.1f} to {:.1f}", a.queue_length,
                                 more_warps),
-                    more_warps, std::nullopt, std::nullopt, std::nullopt, 1.0}));
+                    more_warps, std::nullopt, std::nullopt, std::nullopt, 1.0, WhatIfId::kMoreWarps}));
 }
 
 // Busy unit, many wavefronts per instruction: bank conflicts serialize the lanes.
@@ -107,14 +107,14 @@ void add_high_conflict(KernelAnalysis& a, const ServiceTimeModel& m, const Rules
       a, m,
       ModelChange{fmt::format("replicate {:.0f}x: k from {:.1f} to {:.1f}", factor,
                               in.wavefronts_per_instruction, k_replicated),
-                  std::nullopt, std::nullopt, std::nullopt, k_replicated, 1.0}));
+                  std::nullopt, std::nullopt, std::nullopt, k_replicated, 1.0, WhatIfId::kReplicate}));
   const double k_free = 1.0 + in.cas_share;  // one wavefront per lane group, two for CAS
   if (k_free < k_replicated)
     f.what_ifs.push_back(predict(
         a, m,
         ModelChange{fmt::format("no conflicts: k from {:.1f} to {:.1f}",
                                 in.wavefronts_per_instruction, k_free),
-                    std::nullopt, std::nullopt, std::nullopt, k_free, 1.0}));
+                    std::nullopt, std::nullopt, std::nullopt, k_free, 1.0, WhatIfId::kNoConflicts}));
   a.findings.push_back(std::move(f));
 }
 
@@ -138,7 +138,7 @@ void add_low_conflict(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
       a, m,
       ModelChange{fmt::format("full warps: e from {:.1f} to 32, same thread-level work",
                               in.active_lanes),
-                  std::nullopt, 32.0, std::nullopt, std::nullopt, 1.0}));
+                  std::nullopt, 32.0, std::nullopt, std::nullopt, 1.0, WhatIfId::kFullWarps}));
   add_more_warps_what_if(f, a, m);
   a.findings.push_back(std::move(f));
 }
@@ -192,7 +192,30 @@ void add_cas_heavy(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
                                   : "CAS replaced by a native fetch-and-op (retries unknown: none "
                                     "assumed)",
                   std::nullopt, std::nullopt, 0.0,
-                  std::max(1.0, in.wavefronts_per_instruction / (1.0 + in.cas_share)), factor}));
+                  std::max(1.0, in.wavefronts_per_instruction / (1.0 + in.cas_share)), factor,
+                  WhatIfId::kNativeFetchAndOp}));
+  a.findings.push_back(std::move(f));
+}
+
+// A saturated unit that none of the rules above explains (no bank conflict, no idle lanes, no
+// CAS): its atomics are as cheap as they get, and their number is the load. Without this finding
+// the severe headline ("the findings below say why") would stand alone.
+void add_shared_throughput(KernelAnalysis& a) {
+  if (a.shared_unit_class != UtilizationClass::kSevere) return;
+  for (FindingKind why : {FindingKind::kHighUtilizationHighConflict, FindingKind::kHighUtilizationLowConflict,
+                          FindingKind::kCasHeavy, FindingKind::kCasRetry})
+    if (a.has(why)) return;
+  const ModelInputs& in = a.inputs;
+  Finding f = core_finding(a, FindingKind::kSharedThroughput,
+                           fmt::format("Shared atomic throughput: the unit is at {} with {:.1f} wavefronts and {:.1f} "
+                                       "active lanes per atomic instruction; the number of atomics is the load",
+                                       percent(a.utilization.mean), in.wavefronts_per_instruction, in.active_lanes));
+  f.details.push_back("no bank conflict, idle lanes or CAS to remove: each atomic instruction already costs about "
+                      "one wavefront per lane group");
+  f.recommendation =
+      "Send fewer shared atomics: combine updates before the atomic (accumulate several per thread in "
+      "registers, reduce same-address lanes in the warp with __reduce_add_sync or __match_any_sync, or count "
+      "per thread and merge once per block), or move the counting out of the hot loop.";
   a.findings.push_back(std::move(f));
 }
 
@@ -331,6 +354,7 @@ void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const 
     add_low_conflict(a, m, r);
     add_cas_heavy(a, m, r);
   }
+  add_shared_throughput(a);
   add_latency_bound(a, m);
   add_memory(a, r);
   add_imbalance(a, r);

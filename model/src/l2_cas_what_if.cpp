@@ -60,7 +60,8 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
   const double least_removed = p.useful_updates ? std::max(0.0, 1.0 - *p.useful_updates / in.cas_requests) : 0.0;
   const double kept_cas = in.cas_requests * (1.0 - least_removed);
   WhatIf w = predicted(
-      t, fmt::format("load before CAS: probe with plain loads, CAS only where the compare can succeed: CAS "
+      t, WhatIfId::kLoadBeforeCas,
+      fmt::format("load before CAS: probe with plain loads, CAS only where the compare can succeed: CAS "
                      "requests from {:.3g} to between 0 and {:.3g}", in.cas_requests, kept_cas),
       in.requests - in.cas_requests, in.requests_hottest_slice - hot_cas, cycles, 0,
       fmt::format("high: every CAS at the hottest slice ({:.3g} of {:.3g} requests) can fail; low: {} "
@@ -85,8 +86,10 @@ std::optional<WhatIf> lock_free(const KernelAnalysis& a, const KernelProfile& p,
   const double most = std::max(p.useful_updates.value_or(0.0), releases);
   const double fewest = releases > 0 ? std::min(releases, most) : most;
   const double cycles = a.l2.one_address_cycles;
+  if (!(cycles > 0)) return std::nullopt;  // no calibrated one-address S: no prediction (not an L2 time of 0)
   WhatIf w = predicted(
-      t, fmt::format("lock-free: replace the CAS spin lock by native atomics: L2 requests from {:.3g} to "
+      t, WhatIfId::kLockFree,
+      fmt::format("lock-free: replace the CAS spin lock by native atomics: L2 requests from {:.3g} to "
                      "{:.3g}-{:.3g}", in.requests, fewest, most),
       fewest, fewest * in.hottest_share, cycles, 0,
       fmt::format("{:.3g} CAS requests per update spin on one address; high: one native atomic per lock "
@@ -118,7 +121,8 @@ std::optional<WhatIf> aggregate_hot_lanes(const KernelAnalysis& a, const KernelP
       !few_words ? 1.0 : per_instruction > 0 ? (1.0 - std::exp(-per_instruction)) / per_instruction : 1.0;
   const double cycles = bound_cycles_per_request(a, t);
   WhatIf w = predicted(
-      t, fmt::format("aggregate same-address lanes in the warp (__match_any_sync): hottest-slice requests "
+      t, WhatIfId::kAggregateHotLanes,
+      fmt::format("aggregate same-address lanes in the warp (__match_any_sync): hottest-slice requests "
                      "from {:.3g} to {:.3g}-{:.3g}", in.requests_hottest_slice,
                      in.requests_hottest_slice - hot * (1.0 - 1.0 / lanes),
                      in.requests_hottest_slice - hot * (1.0 - random_kept)),

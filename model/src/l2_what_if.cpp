@@ -55,9 +55,10 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
   return t;
 }
 
-WhatIf predicted(const TimeSplit& t, std::string change, double requests, double hottest,
+WhatIf predicted(const TimeSplit& t, WhatIfId id, std::string change, double requests, double hottest,
                  double service_cycles, double shared_ns, const std::string& basis) {
   WhatIf w;
+  w.id = id;
   w.change = std::move(change);
   w.instructions = requests;
   w.service_cycles = service_cycles;
@@ -163,7 +164,8 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
     const double requests = std::min(in.requests, count * blocks);
     const double hottest = q.basis == L2ServiceBasis::kHotAddress ? requests : requests * in.hottest_share;
     const SharedCost shared = shared_unit_time(a, p, m, count, updates);
-    return predicted(t, fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}", in.requests,
+    return predicted(t, WhatIfId::kPrivatize,
+                     fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}", in.requests,
                                     requests),
                      requests, hottest, q.service_cycles, shared.ns,
                      fmt::format("{} x {:.0f} persistent blocks merge once; {:.3g} updates{} move to the shared "
@@ -190,7 +192,8 @@ std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit
       *in.requests_per_instruction < 1.5)
     return std::nullopt;
   const double merged = *in.requests_per_instruction;
-  return predicted(t, fmt::format("aggregate same-address lanes in the warp: {:.1f} requests per "
+  return predicted(t, WhatIfId::kAggregateInWarp,
+                   fmt::format("aggregate same-address lanes in the warp: {:.1f} requests per "
                                   "instruction to 1", merged),
                    in.requests / merged, in.requests_hottest_slice / merged, a.l2.service_cycles, 0,
                    "requests / lanes merged (the warp reduction's own cost left out)");
@@ -205,7 +208,8 @@ std::optional<WhatIf> fewer_blocks(const KernelAnalysis& a, const KernelProfile&
   const double persistent = persistent_grid(p);
   if (persistent <= 0 || blocks < 1.5 * persistent) return std::nullopt;
   const double factor = persistent / blocks;
-  return predicted(t, fmt::format("persistent grid: {:.0f} blocks instead of {:.0f}", persistent, blocks),
+  return predicted(t, WhatIfId::kPersistentGrid,
+                   fmt::format("persistent grid: {:.0f} blocks instead of {:.0f}", persistent, blocks),
                    in.requests * factor, in.requests_hottest_slice * factor, a.l2.service_cycles, 0,
                    "merge requests scale with the blocks (each merges the same addresses)");
 }
@@ -216,7 +220,8 @@ std::optional<WhatIf> spread_copies(const KernelAnalysis& a, const Rules& r, con
   if (a.l2.basis == L2ServiceBasis::kSpread || in.slices <= 1) return std::nullopt;
   const double copies = std::clamp(r.l2_replication_slices, 1.0, static_cast<double>(in.slices));
   const double hottest = std::max(in.requests_hottest_slice / copies, in.requests / in.slices);
-  return predicted(t, fmt::format("spread the hot counters over {:.0f} slices", copies), in.requests,
+  return predicted(t, WhatIfId::kSpreadCopies, fmt::format("spread the hot counters over {:.0f} slices", copies),
+                   in.requests,
                    hottest, a.l2.service_cycles, 0,
                    "the hottest slice's requests / copies, no less than the mean slice's");
 }

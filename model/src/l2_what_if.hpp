@@ -23,7 +23,7 @@ struct TimeSplit {
 std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile& profile);
 
 // T' = max(non-atomic work, shared-unit time) + hottest x service cycles at the L2 clock.
-WhatIf predicted(const TimeSplit& t, std::string change, double requests, double hottest,
+WhatIf predicted(const TimeSplit& t, WhatIfId id, std::string change, double requests, double hottest,
                  double service_cycles, double shared_ns, const std::string& basis);
 
 // A global CAS spin lock: CAS-heavy requests on one hot address, many CAS per update.

@@ -55,14 +55,27 @@ std::optional<WhatIf> warp_copies_what_if(const KernelAnalysis& a, const KernelP
   // fewer by the resident blocks lost (their share of the L2 busy time saved).
   const double l2_busy_ns = a.l2.evaluated ? std::min(1.0, a.l2.utilization) * T : 0.0;
   const double merge_saving_ns = persistent ? l2_busy_ns * (1.0 - c->resident_after / c->resident) : 0.0;
+  // Nothing saved even at best (no one-wave persistent grid merging into L2): the copies change
+  // neither k nor the unit's busy time nor the kernel's time, so this what-if changes nothing.
+  if (!(merge_saving_ns > 0)) return std::nullopt;
   const double best_ns = std::max(T - merge_saving_ns, 1e-9);
   // Worst case: the rest latency-bound, slower by the warps lost, and the extra work exposed.
   const double worst_ns = T * (c->resident / c->resident_after) + extra_ns;
   WhatIf w;
+  w.id = WhatIfId::kReplicatePerWarp;
   w.change = fmt::format("replicate per warp ({:.0f} padded copies per block): k stays {:.1f}",
                          c->warps_per_block, in.wavefronts_per_instruction);
+  // The shared unit's load stays (same n, e, c, k and instructions, so the same S and busy time)
+  // while the kernel's time shortens to best_ns: its utilization rises by T / best_ns.
+  w.queue_length = a.queue_length;
+  w.active_lanes = in.active_lanes;
+  w.cas_share = in.cas_share;
   w.instructions = in.instructions;
   w.wavefronts_per_instruction = in.wavefronts_per_instruction;
+  w.service_cycles = a.utilization.service.cycles;
+  w.outside_calibrated_range = !a.utilization.service.in_range();
+  w.predicted_utilization = a.utilization.mean * T / best_ns;
+  w.predicted_cycles = in.active_cycles_max * best_ns / T;
   w.predicted_time_ns = best_ns;
   w.speedup = T / best_ns;
   w.basis = fmt::format(

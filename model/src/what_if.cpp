@@ -1,5 +1,6 @@
 // What-if: re-evaluate the busy time with changed inputs and predict the kernel time,
-// assuming the unit's idle time (the work that does not wait on atomics) stays as it is.
+// assuming the unit's idle time (the work that does not wait on atomics) stays as it is; and
+// the one what-if of an analysis every output recommends.
 #include <algorithm>
 #include <cmath>
 
@@ -10,6 +11,7 @@ namespace atomq::model {
 WhatIf predict(const KernelAnalysis& a, const ServiceTimeModel& model, const ModelChange& change) {
   const ModelInputs& in = a.inputs;
   WhatIf w;
+  w.id = change.id;
   w.change = change.description;
   w.queue_length = change.queue_length.value_or(a.queue_length);
   w.active_lanes = change.active_lanes.value_or(in.active_lanes);
@@ -45,6 +47,30 @@ WhatIf predict(const KernelAnalysis& a, const ServiceTimeModel& model, const Mod
   w.predicted_utilization =
       active_new > 0 ? w.instructions * s.cycles / active_new : 0.0;
   return w;
+}
+
+std::optional<WhatIfRef> recommend_what_if(const KernelAnalysis& a) {
+  std::optional<WhatIfRef> best;
+  const WhatIf* best_w = nullptr;
+  for (std::size_t i = 0; i < a.findings.size(); ++i)
+    for (std::size_t j = 0; j < a.findings[i].what_ifs.size(); ++j) {
+      const WhatIf& w = a.findings[i].what_ifs[j];
+      if ((!w.interval.evaluated || w.interval.low >= 1.0) && (!best_w || w.speedup > best_w->speedup)) {
+        best = WhatIfRef{i, j};
+        best_w = &w;
+      }
+    }
+  return best;
+}
+
+const WhatIf* KernelAnalysis::recommended_what_if() const {
+  if (!recommended || recommended->finding >= findings.size()) return nullptr;
+  const Finding& f = findings[recommended->finding];
+  return recommended->what_if < f.what_ifs.size() ? &f.what_ifs[recommended->what_if] : nullptr;
+}
+
+const Finding* KernelAnalysis::recommended_finding() const {
+  return recommended_what_if() ? &findings[recommended->finding] : nullptr;
 }
 
 }  // namespace atomq::model

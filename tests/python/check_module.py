@@ -32,7 +32,7 @@ for p in profiles:
 # predict more utilization than now, and a finite speedup.
 conflict = next(p for p in profiles if p.kernel_name.startswith("add_conflict32"))
 w = atomq.what_if(conflict, table, k=1.0, description="no bank conflict")
-assert w["k"] == 1.0 and w["change"] == "no bank conflict", w
+assert w["k"] == 1.0 and w["change"] == "no bank conflict" and w["id"] == "custom", w
 assert w["predicted_utilization"] <= w["current_utilization"], w
 assert math.isfinite(w["speedup"]) and w["speedup"] >= 1.0, w
 assert w["speedup_low"] <= w["speedup_high"] and abs(w["speedup_high"] - w["speedup"]) < 1e-9 * w["speedup"], w
@@ -44,6 +44,16 @@ for r in records:
     assert all(v is None or isinstance(v, (str, int, float, bool)) for v in r.values()), r
     assert r["class"] == want[r["kernel"]], r
 assert len({tuple(sorted(r)) for r in records}) == 1, "every record has the same columns"
+# The recommended what-if and its expected gain: the analysis' own (every report output shows it).
+for r, p in zip(records, profiles):
+    rec = atomq.analyze(p, table)["recommended_what_if"]
+    if rec is None:
+        assert r["best_what_if"] is None and r["predicted_gain_low"] is None, r
+        continue
+    assert (r["best_what_if"], r["best_what_if_id"]) == (rec["change"], rec["id"]), (r, rec)
+    assert (r["predicted_gain_low"], r["predicted_gain_high"]) == (rec["gain_low"], rec["gain_high"]), (r, rec)
+    assert 1.0 <= r["predicted_gain_low"] <= r["predicted_gain_high"], r
+assert any(r["best_what_if_id"] == "no_conflicts" for r in records), records
 try:
     import pandas
 except ImportError:

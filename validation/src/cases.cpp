@@ -13,6 +13,7 @@ namespace atomq::validation {
 namespace {
 
 using R = VariantRole;
+using W = model::WhatIfId;
 
 struct CaseEntry {
   CaseSpec spec;
@@ -31,9 +32,9 @@ constexpr std::size_t kLockValues = 1'048'576;
 constexpr std::uint32_t kUpsamplePlanes = 512, kUpsampleInSide = 128;  // a batch of 8 x 64 channels
 
 std::vector<VariantSpec> counting_variants(const std::string& fix, const std::string& fix_text,
-                                          const std::string& predicted_by) {
+                                          std::vector<model::WhatIfId> predicted_by) {
   return {{"global_atomics", R::kBaseline, "one global atomicAdd per id", ""},
-          {fix, R::kFix, fix_text, "global_atomics", predicted_by},
+          {fix, R::kFix, fix_text, "global_atomics", std::move(predicted_by)},
           {"no_atomics", R::kAblation, "the same reads, no atomic", "global_atomics"}};
 }
 
@@ -44,7 +45,7 @@ CaseEntry hash_case(const std::string& name, double load, double power, const st
                        distinct, kHashCapacity, load, distinct, keys),
            {{"cas_probe", R::kBaseline, "atomicCAS claims a slot, atomicAdd its count", ""},
             {"load_then_cas", R::kFix, "probe with plain loads, atomicCAS only on an empty slot", "cas_probe",
-             "load before CAS"},
+             {W::kLoadBeforeCas}},
             {"no_atomics", R::kAblation, "plain store at the home slot", "cas_probe"}}},
           [=] { return make_hash_workload(hash_insert_stream(distinct, power, 1301), kHashCapacity); }};
 }
@@ -65,13 +66,14 @@ std::vector<CaseEntry> make_entries() {
                 fmt::format("{} edges into {} vertices, power law floor(V u^4), hubs at low ids "
                             "(degree-ordered), seed 1201", kGraphEdges, kGraphVertices),
                 counting_variants("hub_privatized", "the 8192 hub vertices counted in shared memory per block",
-                                  "privatize")},
+                                  {W::kPrivatize})},
                [] { return make_count_workload(power_law_ids(kGraphEdges, kGraphVertices, 4.0, false, 1201),
                                                kGraphVertices, 8192); }});
   e.push_back({{"csr_row_count", "CSR row lengths of a skewed sparse matrix (COO rows)",
                 fmt::format("{} nonzeros in {} rows, power law floor(R u^3), rows scattered, seed 1202",
                             kMatrixNonzeros, kMatrixRows),
-                counting_variants("warp_aggregated", "equal rows of a warp merged by __match_any_sync", "aggregate")},
+                counting_variants("warp_aggregated", "equal rows of a warp merged by __match_any_sync",
+                                  {W::kAggregateHotLanes, W::kAggregateInWarp})},
                [] { return make_count_workload(power_law_ids(kMatrixNonzeros, kMatrixRows, 3.0, true, 1202),
                                                kMatrixRows, 0); }});
   e.push_back(hash_case("hash_build_load50_uniform", 0.5, 1.0, "uniform"));
@@ -85,7 +87,7 @@ std::vector<CaseEntry> make_entries() {
                               c ? "6 Gaussian clusters of width 0.01" : "uniform over the unit square"),
                   {{"global_atomics", R::kBaseline, "one global atomicAdd per particle", ""},
                    {"block_privatized", R::kFix, "the cells counted in shared memory per block", "global_atomics",
-                    "privatize"},
+                    {W::kPrivatize}},
                    {"no_atomics", R::kAblation, "the same reads and cell index, no atomic", "global_atomics"}}},
                  [c] { return make_binning_workload(particle_positions(kParticles, c, 0.01, 1203), 96, 96); }});
   }
@@ -94,7 +96,8 @@ std::vector<CaseEntry> make_entries() {
     e.push_back({{name, "RGBA8 image histogram, 4 x 256 bins in shared memory (seed 001)",
                   fmt::format("3840 x 2160 pixels, {}, seed 1204", one ? "one colour" : "every channel random"),
                   {{"shared_atomics", R::kBaseline, "one shared histogram per block", ""},
-                   {"warp_replicated", R::kFix, "one padded histogram per warp", "shared_atomics", "replicate"},
+                   {"warp_replicated", R::kFix, "one padded histogram per warp", "shared_atomics",
+                    {W::kReplicatePerWarp, W::kReplicate}},
                    {"no_atomics", R::kAblation, "the same reads, no atomic", "shared_atomics"}}},
                  [one] { return make_image_workload(image_pixels(kImagePixels, one, 1204)); }});
   }
@@ -102,13 +105,14 @@ std::vector<CaseEntry> make_entries() {
                 fmt::format("{} values, Gaussian around 0.5 of width 0.02, seed 1205", kFloatValues),
                 {{"shared_float_atomics", R::kBaseline, "shared atomicAdd(float): a CAS loop on sm_90", ""},
                  {"fixed_point_integer", R::kFix, "12-bit fixed-point weights, native 32-bit adds", "shared_float_atomics",
-                  "native"},
+                  {W::kCasLoopNativeBestCase, W::kCasLoopNativeWorstCase, W::kNativeFetchAndOp}},
                  {"no_atomics", R::kAblation, "the same reads and bin index, no atomic", "shared_float_atomics"}}},
                [] { return make_float_hist_workload(clustered_values(kFloatValues, 0.5, 0.02, 1205), 512); }});
   e.push_back({{"spin_lock_counter", "a (sum, count) counter guarded by a global CAS spin lock",
                 fmt::format("{} values uniform in [0, 1000), seed 1206; one lane per warp takes the lock", kLockValues),
                 {{"global_spin_lock", R::kBaseline, "acquire, add the warp's sum and count, release", ""},
-                 {"lock_free_atomics", R::kFix, "one atomicAdd per field and warp", "global_spin_lock", "lock-free"},
+                 {"lock_free_atomics", R::kFix, "one atomicAdd per field and warp", "global_spin_lock",
+                  {W::kLockFree}},
                  {"lock_per_warp", R::kAblation, "each warp its own lock and counter (no contention)",
                   "global_spin_lock"}}},
                [] { return make_lock_workload(uniform_values(kLockValues, 1000, 1206)); }});
@@ -118,7 +122,7 @@ std::vector<CaseEntry> make_entries() {
                             kUpsampleInSide),
                 {{"global_atomics", R::kBaseline, "four global float atomicAdds per output pixel", ""},
                  {"tile_privatized", R::kFix, "a 16 x 64 output tile's updates in shared memory, then global",
-                  "global_atomics", "privatize"},
+                  "global_atomics", {W::kPrivatize}},
                  {"no_atomics", R::kAblation, "the same reads, indices and weights, no atomic", "global_atomics"}}},
                [] {
                  const std::size_t in = std::size_t{kUpsamplePlanes} * kUpsampleInSide * kUpsampleInSide;

@@ -19,14 +19,6 @@ double stake_of(const ReportKernel& k) {
   return *k.duration_ns * (1.0 - 1.0 / k.best_what_if->speedup);
 }
 
-// The finding whose what-if is the kernel's best: it says why the fix pays.
-const model::Finding* finding_of_best_what_if(const ReportKernel& k) {
-  for (const auto& f : k.analysis.findings)
-    for (const auto& w : f.what_ifs)
-      if (k.best_what_if && w.change == k.best_what_if->change && w.speedup == k.best_what_if->speedup) return &f;
-  return nullptr;
-}
-
 // A launch's label names its run and kernel, plus "#N" when the kernel ran more than once.
 std::string label_without_launch(const std::string& label) {
   const auto hash = label.rfind('#');
@@ -60,7 +52,7 @@ std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel
   const ReportKernel& k = s.time_at_stake_ns > 0 ? launch_with_most_at_stake(s, kernels) : kernels[s.slowest];
   const auto& a = k.analysis;
   if (s.time_at_stake_ns > 0 && k.best_what_if) {
-    const model::Finding* why = finding_of_best_what_if(k);
+    const model::Finding* why = a.recommended_finding();  // it says why the fix pays
     return fmt::format("{}: {}; {} ({}): {}; fix: {}, predicted {} faster, saving up to {}", s.name, time_share(s),
                        binding_words(a.binding_unit), enum_name(a.utilization_class),
                        why ? why->title : "see its findings", k.best_what_if->change, gain_interval(*k.best_what_if),

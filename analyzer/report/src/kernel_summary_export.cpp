@@ -68,10 +68,16 @@ const std::vector<Column>& columns() {
        [](const Row& r) { return queue_value(r, r.slowest.analysis.inputs.wavefronts_per_instruction); }},
       {"service_cycles", "S: calibrated service time per warp instruction, cycles",
        [](const Row& r) { return queue_value(r, r.slowest.analysis.utilization.service.cycles); }},
-      {"best_what_if", "the change with the largest predicted gain",
+      {"best_what_if", "the recommended change: the largest predicted gain among the what-ifs that cannot lose",
        [](const Row& r) { return r.slowest.best_what_if ? json(r.slowest.best_what_if->change) : json(nullptr); }},
-      {"predicted_gain", "its predicted speedup (current / predicted time)",
+      {"best_what_if_id", "its stable id (the analysis JSON's what-if id)",
+       [](const Row& r) { return r.slowest.best_what_if ? json(enum_name(r.slowest.best_what_if->id)) : json(nullptr); }},
+      {"predicted_gain", "its predicted speedup (current / predicted time, no overlap: the high end)",
        [](const Row& r) { return r.slowest.best_what_if ? json(r.slowest.best_what_if->speedup) : json(nullptr); }},
+      {"predicted_gain_low", "its expected gain's low end (full overlap), as the report shows it",
+       [](const Row& r) { return r.slowest.best_what_if ? json(r.slowest.best_what_if->gain_low()) : json(nullptr); }},
+      {"predicted_gain_high", "its expected gain's high end (no overlap), as the report shows it",
+       [](const Row& r) { return r.slowest.best_what_if ? json(r.slowest.best_what_if->gain_high()) : json(nullptr); }},
       {"device", "GPU the kernel ran on", [](const Row& r) { return json(r.slowest.profile.device.name); }},
   };
   return kSummaryColumns;

@@ -66,7 +66,7 @@ void ranked_section(std::string& h, const Report& report) {
             duration(s.total_ns), duration(s.median_ns), share(s.gpu_time_share),
             s.time_at_stake_ns > 0 ? duration(s.time_at_stake_ns) : "-", queue ? utilization(a.utilization.mean) : "-",
             l2_utilization(a), escape(enum_name(a.binding_unit)), class_span(a.utilization_class),
-            k.best_what_if ? escape(k.best_what_if->change) : "-", k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
+            k.best_what_if ? escape(k.best_what_if->change) : "-", k.best_what_if ? gain_interval(*k.best_what_if) : "-"});
   }
   h += "</table>\n";
 }
@@ -105,7 +105,7 @@ void summary_table(std::string& h, const std::vector<ReportKernel>& kernels) {
             number(a.queue_length), number(a.inputs.active_lanes), number(a.inputs.cas_share),
             number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
             l2_utilization(a), escape(enum_name(a.binding_unit)), class_span(a.utilization_class),
-            k.best_what_if ? escape(k.best_what_if->change) : "-", k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
+            k.best_what_if ? escape(k.best_what_if->change) : "-", k.best_what_if ? gain_interval(*k.best_what_if) : "-"});
   }
   h += "</table>\n";
 }
@@ -190,7 +190,9 @@ json chart_data(const Report& report) {
                        {"binding_unit", enum_name(a.binding_unit)},
                        {"s", a.utilization.service.cycles}});
     if (k.best_what_if)
-      what_ifs.push_back({{"label", k.label}, {"change", k.best_what_if->change}, {"gain", k.best_what_if->speedup}});
+      what_ifs.push_back({{"label", k.label}, {"change", k.best_what_if->change}, {"id", enum_name(k.best_what_if->id)},
+                          {"gain_low", k.best_what_if->gain_low()}, {"gain_high", k.best_what_if->gain_high()},
+                          {"gain_text", gain_interval(*k.best_what_if)}});
   }
   for (const auto& c : report.service_curves) {
     json points = json::array();

@@ -59,7 +59,7 @@ void ranked_table(std::string& md, const Report& report) {
                    share(s.gpu_time_share), s.time_at_stake_ns > 0 ? duration(s.time_at_stake_ns) : "-",
                    queue ? utilization(a.utilization.mean) : "-", l2_utilization(a), enum_name(a.binding_unit),
                    enum_name(a.utilization_class), k.best_what_if ? k.best_what_if->change : "-",
-                   k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
+                   k.best_what_if ? gain_interval(*k.best_what_if) : "-"});
   }
 }
 
@@ -78,7 +78,7 @@ void summary_table(std::string& md, const std::vector<ReportKernel>& kernels) {
                    number(a.inputs.wavefronts_per_instruction), number(a.utilization.service.cycles),
                    l2_utilization(a), enum_name(a.binding_unit), enum_name(a.utilization_class),
                    k.best_what_if ? k.best_what_if->change : "-",
-                   k.best_what_if ? speedup(k.best_what_if->speedup) : "-"});
+                   k.best_what_if ? gain_interval(*k.best_what_if) : "-"});
   }
 }
 

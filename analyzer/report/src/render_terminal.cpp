@@ -16,16 +16,18 @@ std::string kernel_rows(const Report& report) {
   width = std::min<size_t>(width, 40);
   const auto row = [width](const std::vector<std::string>& c) {
     std::string name = c[0].size() > width ? c[0].substr(0, width - 1) + "~" : c[0];
-    return fmt::format("{:<{}} {:>4} {:>11} {:>6} {:>11} {:>7} {:>7} {:>5} {:>5}  {}\n", name, width, c[1], c[2], c[3],
-                       c[4], c[5], c[6], c[7], c[8], c[9]);
+    return fmt::format("{:<{}} {:>4} {:>11} {:>6} {:>11} {:>14} {:>7} {:>7} {:>5} {:>5}  {}\n", name, width, c[1],
+                       c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]);
   };
-  std::string out = row({"kernel", "n", "time", "share", "at stake", "U", "L2 U", "e", "k", "class"});
+  // "gain": the recommended what-if's expected gain, as the headline and every export show it.
+  std::string out = row({"kernel", "n", "time", "share", "at stake", "gain", "U", "L2 U", "e", "k", "class"});
   for (const auto& s : report.summaries) {
     const auto& k = report.kernels[s.slowest];
     const auto& a = k.analysis;
     const bool queue = a.evaluated && a.inputs.instructions > 0;
     out += row({s.name, std::to_string(s.launches.size()), duration(s.total_ns), share(s.gpu_time_share),
-                s.time_at_stake_ns > 0 ? duration(s.time_at_stake_ns) : "-", queue ? utilization(a.utilization.mean) : "-",
+                s.time_at_stake_ns > 0 ? duration(s.time_at_stake_ns) : "-",
+                k.best_what_if ? gain_interval(*k.best_what_if) : "-", queue ? utilization(a.utilization.mean) : "-",
                 l2_utilization(a), queue ? number(a.inputs.active_lanes) : "-",
                 queue ? number(a.inputs.wavefronts_per_instruction) : "-", enum_name(a.utilization_class)});
   }

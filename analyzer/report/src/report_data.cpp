@@ -48,13 +48,9 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
       const auto own = device_services.find(profile.device.uuid);
       k.analysis = model::analyze(profile, own != device_services.end() ? own->second : service);
       k.duration_ns = profile.counter(model::metric::kDurationNs);
-      // The fix to name: the largest gain among the what-ifs that cannot lose (a what-if whose
-      // interval reaches below 1x, e.g. one copy per warp, is an estimate, not a fix).
-      for (const auto& finding : k.analysis.findings)
-        for (const auto& w : finding.what_ifs)
-          if ((!w.interval.evaluated || w.interval.low >= 1.0) &&
-              (!k.best_what_if || w.speedup > k.best_what_if->speedup))
-            k.best_what_if = w;
+      // The fix to name: the analysis' recommended what-if (model::recommend_what_if), the one
+      // every rendering and export shows.
+      if (const model::WhatIf* w = k.analysis.recommended_what_if()) k.best_what_if = *w;
       kernels.push_back(std::move(k));
     }
   }

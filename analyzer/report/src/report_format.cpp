@@ -59,18 +59,19 @@ std::string speedup(double factor) {
   return fmt::format("{:.2f}x", factor);
 }
 
-std::string gain_interval(const model::WhatIf& w) {
-  if (!w.interval.evaluated) return speedup(w.speedup);
-  if (std::fabs(w.interval.high - w.interval.low) <= 0.005 * w.interval.high) return speedup(w.interval.high);
-  return speedup(w.interval.low) + " to " + speedup(w.interval.high);
+std::string gain_range(double low, double high) {
+  if (std::fabs(high - low) <= 0.005 * high) return speedup(high);
+  return speedup(low) + " to " + speedup(high);
 }
+
+std::string gain_interval(const model::WhatIf& w) { return gain_range(w.gain_low(), w.gain_high()); }
 
 std::string predicted_against_measured(const model::PredictedGain& p) {
   const std::string where = p.inside                          ? "inside the interval"
                             : p.measured < p.interval.low     ? "below the interval"
                                                               : "above the interval";
   return fmt::format("Predicted for \"{}\" (A's what-if with the largest gain): {}; measured B over A: {}, {}.",
-                     p.change, speedup(p.interval.low) + " to " + speedup(p.interval.high), speedup(p.measured),
+                     p.change, gain_range(p.interval.low, p.interval.high), speedup(p.measured),
                      where);
 }
 
@@ -137,14 +138,10 @@ std::vector<const model::Finding*> other_findings(const model::KernelAnalysis& a
   return out;
 }
 
-// The recommendation of the finding whose what-if is the kernel's best (ReportKernel::best_what_if,
-// chosen in report_data.cpp), else the headline's.
+// The recommendation of the finding whose what-if the analysis recommends (ReportKernel::best_what_if),
+// else the headline's.
 std::string main_recommendation(const ReportKernel& k) {
-  if (k.best_what_if)
-    for (const auto& f : k.analysis.findings)
-      for (const auto& w : f.what_ifs)
-        if (!f.recommendation.empty() && w.change == k.best_what_if->change && w.speedup == k.best_what_if->speedup)
-          return f.recommendation;
+  if (const auto* f = k.analysis.recommended_finding(); f && !f->recommendation.empty()) return f->recommendation;
   const auto* head = headline_finding(k.analysis);
   return head ? head->recommendation : "";
 }

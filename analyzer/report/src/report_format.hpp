@@ -16,7 +16,10 @@ std::string utilization(double fraction);             // "77%", above 100% "100%
 std::string number(double value);                     // 4 significant digits, thousands grouped
 std::string duration(std::optional<double> ns);       // always µs, 3 significant digits: "1,061 µs", "21.1 µs", "-"
 std::string speedup(double factor);                   // 3 significant digits: "2.41x", "14.3x", "242x"
-// "1.25x to 14.3x" (full overlap to no overlap), or the single speedup without an interval.
+// "1.25x to 14.3x" (full overlap to no overlap), or one figure where the two ends meet.
+std::string gain_range(double low, double high);
+// A what-if's expected gain: gain_range(WhatIf::gain_low, gain_high), one figure without an
+// interval. Every rendering shows a what-if's gain with this.
 std::string gain_interval(const model::WhatIf& w);
 // "predicted for \"no conflicts\": 1.25x to 14.3x; measured 2.25x: inside the interval"
 std::string predicted_against_measured(const model::PredictedGain& p);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/comparison.hpp"
 #include "model_fixture.hpp"
@@ -299,6 +301,104 @@ TEST_F(Analysis, PredictedTimeIsTheLargestFloor) {
   ASSERT_GT(*issue.time.issue_ns, *issue.time.atomic_ns) << "the spec's unit is busy less than 99.9%";
   EXPECT_EQ(issue.time.bound_by, "instruction issue");
   EXPECT_DOUBLE_EQ(*issue.time.predicted_ns, std::max(*issue.time.issue_ns, *issue.time.atomic_ns));
+}
+
+// Every what-if carries the id of its kind: what the report, the validation suite and the tests
+// match on, not its text (which carries the kernel's figures).
+TEST_F(Analysis, EveryWhatIfCarriesTheIdOfItsKind) {
+  auto ids = [](const Finding* f) {
+    std::vector<WhatIfId> out;
+    if (f)
+      for (const WhatIf& w : f->what_ifs) out.push_back(w.id);
+    return out;
+  };
+  const KernelAnalysis conflict = run(kernel("conflict", Pattern{0}, 32, 0, 0.98));
+  EXPECT_EQ(ids(conflict.find(FindingKind::kHighUtilizationHighConflict)),
+            (std::vector{WhatIfId::kReplicate, WhatIfId::kNoConflicts}));
+  const KernelAnalysis sparse = run(kernel("sparse", Pattern{1}, 4, 0, 0.85));
+  EXPECT_EQ(ids(sparse.find(FindingKind::kHighUtilizationLowConflict)),
+            (std::vector{WhatIfId::kFullWarps, WhatIfId::kMoreWarps}));
+  const KernelAnalysis cas = run(kernel("cas", Pattern{1}, 32, 0.75, 0.8));
+  EXPECT_EQ(ids(cas.find(FindingKind::kCasHeavy)), std::vector{WhatIfId::kNativeFetchAndOp});
+  for (const KernelAnalysis* a : {&conflict, &sparse, &cas})
+    for (const Finding& f : a->findings)
+      for (const WhatIf& w : f.what_ifs) EXPECT_NE(w.id, WhatIfId::kCustom) << w.change;
+  // A caller's own change keeps the id it names (kCustom unless it says otherwise).
+  ModelChange change{"k to 1", std::nullopt, std::nullopt, std::nullopt, 1.0, 1.0};
+  EXPECT_EQ(predict(conflict, model, change).id, WhatIfId::kCustom);
+  change.id = WhatIfId::kNoConflicts;
+  EXPECT_EQ(predict(conflict, model, change).id, WhatIfId::kNoConflicts);
+  EXPECT_EQ(enum_name(WhatIfId::kNoConflicts), "no_conflicts");
+  EXPECT_EQ(parse_enum<WhatIfId>("replicate_per_warp"), WhatIfId::kReplicatePerWarp);
+}
+
+// The analysis recommends one what-if: the largest gain among those that cannot lose.
+TEST_F(Analysis, RecommendsTheLargestGainThatCannotLose) {
+  const KernelAnalysis a = run(kernel("conflict", Pattern{0}, 32, 0, 0.98));
+  const WhatIf* w = a.recommended_what_if();
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->id, WhatIfId::kNoConflicts);
+  EXPECT_EQ(a.recommended_finding(), a.find(FindingKind::kHighUtilizationHighConflict));
+  for (const Finding& f : a.findings)
+    for (const WhatIf& other : f.what_ifs)
+      if (!other.interval.evaluated || other.interval.low >= 1.0) EXPECT_LE(other.speedup, w->speedup);
+  EXPECT_EQ(w->gain_high(), w->interval.evaluated ? w->interval.high : w->speedup);
+  EXPECT_EQ(w->gain_low(), w->interval.evaluated ? w->interval.low : w->speedup);
+  EXPECT_EQ(run(kernel("idle", Pattern{1}, 32, 0, 0.2)).recommended_what_if(), nullptr);
+}
+
+// A what-if whose interval reaches below 1x (e.g. one copy per warp) is an estimate, not a fix:
+// the recommendation takes the largest gain among the others.
+TEST_F(Analysis, RecommendationSkipsAWhatIfThatCanLose) {
+  KernelAnalysis a = run(kernel("conflict", Pattern{0}, 32, 0, 0.98));
+  ASSERT_GE(a.findings.size(), 2u);
+  WhatIf losing;
+  losing.id = WhatIfId::kReplicatePerWarp;
+  losing.speedup = 100;
+  losing.interval.evaluated = true;
+  losing.interval.low = 0.7;
+  losing.interval.high = 100;
+  a.findings.front().what_ifs.push_back(losing);
+  const auto ref = recommend_what_if(a);
+  ASSERT_TRUE(ref);
+  EXPECT_EQ(a.findings[ref->finding].what_ifs[ref->what_if].id, WhatIfId::kNoConflicts);
+  a.findings.front().what_ifs.back().interval.low = 1.0;  // cannot lose: now the largest gain
+  const auto now = recommend_what_if(a);
+  ASSERT_TRUE(now);
+  EXPECT_EQ(now->finding, 0u);
+  EXPECT_EQ(a.findings[now->finding].what_ifs[now->what_if].id, WhatIfId::kReplicatePerWarp);
+}
+
+// A saturated unit with nothing to remove (one wavefront per instruction, full warps, no CAS):
+// the severe headline says "the findings below say why", so a finding must follow it.
+TEST_F(Analysis, SaturatedConflictFreeFullWarpsGetAThroughputFinding) {
+  const KernelAnalysis a = run(kernel("popc_distinct", Pattern{1}, 32, 0, 0.97));
+  ASSERT_EQ(a.shared_unit_class, UtilizationClass::kSevere);
+  ASSERT_FALSE(a.findings.empty());
+  EXPECT_NE(a.findings.front().recommendation.find("findings below"), std::string::npos);
+  const Finding* f = a.find(FindingKind::kSharedThroughput);
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->recommendation.empty());
+  EXPECT_TRUE(f->what_ifs.empty()) << "no change to predict: every atomic is already cheap";
+  // Not where another rule says why, nor below the severe mark.
+  EXPECT_FALSE(run(kernel("conflict", Pattern{0}, 32, 0, 0.98)).has(FindingKind::kSharedThroughput));
+  EXPECT_FALSE(run(kernel("potential", Pattern{1}, 32, 0, 0.85)).has(FindingKind::kSharedThroughput));
+}
+
+// One copy of the shared counters per warp leaves k and the unit's busy time as they are; a grid
+// that is not one persistent wave keeps its merges too, so at best it changes nothing: it is not
+// proposed (it was, with S 0 cycles and U 0%).
+TEST_F(Analysis, OneCopyPerWarpThatCannotGainIsNotProposed) {
+  KernelProfile p = test::make_profile(kernel("block_private", Pattern{1}, 32, 0, 0.97));
+  p.launch.shared_mem_bytes_per_block = 1024;  // 256 counters
+  p.launch.max_active_blocks_per_sm = 8;       // 264 blocks: not 132 x 8, not a persistent grid
+  const KernelAnalysis a = analyze(p, model);
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs) {
+      EXPECT_NE(w.id, WhatIfId::kReplicatePerWarp) << w.change;
+      EXPECT_GT(w.service_cycles, 0.0) << w.change;
+      EXPECT_GT(w.predicted_utilization, 0.0) << w.change;
+    }
 }
 
 }  // namespace

@@ -94,8 +94,19 @@ TEST(CasRetry, FindingClassAndWhatIf) {
   EXPECT_NE(f->title.find("16.5 attempts per update"), std::string::npos) << f->title;
   EXPECT_EQ(a.shared_unit_class, UtilizationClass::kSevere);  // 16.5 >= 8, the loop holds most instructions
   ASSERT_EQ(f->what_ifs.size(), 2u);  // the issue-rate bound, then time proportional to instructions
+  EXPECT_EQ(f->what_ifs[0].id, WhatIfId::kCasLoopNativeBestCase);
+  EXPECT_EQ(f->what_ifs[1].id, WhatIfId::kCasLoopNativeWorstCase);
   EXPECT_GT(f->what_ifs[1].speedup, 5.0);
   EXPECT_GE(f->what_ifs[0].speedup, f->what_ifs[1].speedup);
+  // Both are the same fix, one native atomic per warp update: its service time, and the unit's
+  // load over the shorter kernel (never the "S 0 cycles, U 0%" of a what-if that models nothing).
+  for (const WhatIf& w : f->what_ifs) {
+    EXPECT_GT(w.service_cycles, 0.0) << w.change;
+    EXPECT_DOUBLE_EQ(w.service_cycles, f->what_ifs[0].service_cycles);
+    EXPECT_NEAR(w.predicted_utilization, w.instructions * w.service_cycles * w.speedup / a.inputs.active_cycles_sum,
+                1e-9);
+    EXPECT_GT(w.predicted_utilization, 0.0) << w.change;
+  }
   EXPECT_FALSE(a.has(FindingKind::kHighUtilizationLowConflict));
   EXPECT_FALSE(a.has(FindingKind::kCasHeavy));
 
@@ -118,11 +129,13 @@ TEST(CasRetry, CasHeavyTakesTheMeasuredAttempts) {
   const Finding* f = a.find(FindingKind::kCasHeavy);
   ASSERT_NE(f, nullptr);
   ASSERT_FALSE(f->what_ifs.empty());
+  EXPECT_EQ(f->what_ifs[0].id, WhatIfId::kNativeFetchAndOp);
   EXPECT_NE(f->what_ifs[0].change.find("1.6 attempts per update measured"), std::string::npos) << f->what_ifs[0].change;
   profile.instructions.reset();  // no counts: none assumed, a smaller predicted gain
   const KernelAnalysis unknown = analyze(profile, model);
   const Finding* g = unknown.find(FindingKind::kCasHeavy);
   ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->what_ifs[0].id, WhatIfId::kNativeFetchAndOp);
   EXPECT_NE(g->what_ifs[0].change.find("retries unknown"), std::string::npos);
   EXPECT_GT(f->what_ifs[0].speedup, g->what_ifs[0].speedup);
 }

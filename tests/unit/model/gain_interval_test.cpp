@@ -107,6 +107,7 @@ TEST_F(GainIntervals, ComparisonPutsTheMeasuredGainAgainstTheInterval) {
       fixed.counters[c] = base.counters.at(c) / measured;
     const KernelComparison c = compare(a, analyze(fixed, model));
     ASSERT_TRUE(c.predicted_gain);
+    EXPECT_EQ(c.predicted_gain->id, w.id);
     EXPECT_EQ(c.predicted_gain->change, w.change);
     EXPECT_NEAR(c.predicted_gain->measured, measured, 1e-9);
     EXPECT_EQ(c.predicted_gain->inside, measured >= w.interval.low && measured <= w.interval.high) << measured;

@@ -1,5 +1,5 @@
 // What the L2 queue and L2 what-if tests share: the test table with its synthetic L2 section,
-// and the what-if whose change starts with given words.
+// and the what-if of a given id.
 #pragma once
 
 #include <string>
@@ -18,15 +18,15 @@ inline calibration::ServiceTable make_h200_like_table_with_l2() {
   return t;
 }
 
-inline const model::WhatIf* what_if_starting(const model::Finding& f, const std::string& prefix) {
+inline const model::WhatIf* what_if_with(const model::Finding& f, model::WhatIfId id) {
   for (const model::WhatIf& w : f.what_ifs)
-    if (w.change.rfind(prefix, 0) == 0) return &w;
+    if (w.id == id) return &w;
   return nullptr;
 }
 
-inline const model::WhatIf* what_if_starting(const model::KernelAnalysis& a, const std::string& prefix) {
+inline const model::WhatIf* what_if_with(const model::KernelAnalysis& a, model::WhatIfId id) {
   for (const model::Finding& f : a.findings)
-    if (const model::WhatIf* w = what_if_starting(f, prefix)) return w;
+    if (const model::WhatIf* w = what_if_with(f, id)) return w;
   return nullptr;
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 using test::kL2ClockMhz;
 using test::L2Spec;
-using test::what_if_starting;
+using test::what_if_with;
 
 class L2CasWhatIf : public ::testing::Test {
  protected:
@@ -70,7 +70,7 @@ TEST_F(L2CasWhatIf, CasProbeGetsLoadBeforeCasBetweenOneCasPerUpdateAndNone) {
   const KernelProfile p = cas_probe(1.6e5 * 2.2 / 0.9, 4.0e6);  // U ~0.9 at the synthetic many-lines CAS cell (2.2 cycles)
   const KernelAnalysis a = analyze(p, model);
   ASSERT_TRUE(a.l2.evaluated);
-  const WhatIf* w = what_if_starting(a, "load before CAS");
+  const WhatIf* w = what_if_with(a, WhatIfId::kLoadBeforeCas);
   ASSERT_NE(w, nullptr);
   const double T = *p.counter(metric::kDurationNs);
   const double u = std::min(1.0, a.l2.utilization);
@@ -87,7 +87,7 @@ TEST_F(L2CasWhatIf, CasProbeGetsLoadBeforeCasBetweenOneCasPerUpdateAndNone) {
 TEST_F(L2CasWhatIf, SaturatedCasProbeTakesItsLowEndFromOneCasPerUpdate) {
   const KernelProfile p = cas_probe(1.6e5 * 2.2 / 1.2, 4.0e6);  // requests x S 20% above the time
   const KernelAnalysis a = analyze(p, model);
-  const WhatIf* w = what_if_starting(a, "load before CAS");
+  const WhatIf* w = what_if_with(a, WhatIfId::kLoadBeforeCas);
   ASSERT_NE(w, nullptr);
   ASSERT_TRUE(w->least_change_time_ns);
   const double T = *p.counter(metric::kDurationNs);
@@ -98,13 +98,13 @@ TEST_F(L2CasWhatIf, SaturatedCasProbeTakesItsLowEndFromOneCasPerUpdate) {
 
 TEST_F(L2CasWhatIf, WithoutUsefulUpdatesOrWithRequestsBeyondTheTimeTheLowEndIsNoGain) {
   const KernelAnalysis unknown = analyze(cas_probe(1.6e5 * 2.2 / 1.2, std::nullopt), model);
-  const WhatIf* w = what_if_starting(unknown, "load before CAS");
+  const WhatIf* w = what_if_with(unknown, WhatIfId::kLoadBeforeCas);
   ASSERT_NE(w, nullptr);
   EXPECT_DOUBLE_EQ(w->interval.low, 1.0);
   EXPECT_NE(w->basis.find("no useful-update count"), std::string::npos) << w->basis;
   // requests x S twice the time: S overstates these requests, the counters do not show binding
   const KernelAnalysis over = analyze(cas_probe(1.6e5 * 2.2 / 2.0, 4.0e6), model);
-  const WhatIf* v = what_if_starting(over, "load before CAS");
+  const WhatIf* v = what_if_with(over, WhatIfId::kLoadBeforeCas);
   ASSERT_NE(v, nullptr);
   EXPECT_GT(over.l2.request_utilization, 1.5);
   EXPECT_DOUBLE_EQ(v->interval.low, 1.0);
@@ -116,7 +116,7 @@ TEST_F(L2CasWhatIf, FewCasRequestsGetNoLoadBeforeCas) {
   KernelProfile p = cas_probe(1.6e5 * 2.2 / 0.9, 4.0e6);
   p.counters[metric::kL2CasRequests] = 1.0e6;  // 1 of 15 M requests
   const KernelAnalysis a = analyze(p, model);
-  EXPECT_EQ(what_if_starting(a, "load before CAS"), nullptr);
+  EXPECT_EQ(what_if_with(a, WhatIfId::kLoadBeforeCas), nullptr);
 }
 
 // A spin lock: lock-free between one native atomic per update (low) and one per release (high).
@@ -125,9 +125,9 @@ TEST_F(L2CasWhatIf, SpinLockGetsLockFreeBetweenOneAtomicPerUpdateAndOnePerReleas
   const KernelAnalysis a = analyze(p, model);
   ASSERT_TRUE(a.l2.evaluated);
   ASSERT_EQ(a.l2.basis, L2ServiceBasis::kHotAddress);
-  const WhatIf* w = what_if_starting(a, "lock-free");
+  const WhatIf* w = what_if_with(a, WhatIfId::kLockFree);
   ASSERT_NE(w, nullptr);
-  EXPECT_EQ(what_if_starting(a, "load before CAS"), nullptr) << "a lock hands over one holder at a time";
+  EXPECT_EQ(what_if_with(a, WhatIfId::kLoadBeforeCas), nullptr) << "a lock hands over one holder at a time";
   const double T = *p.counter(metric::kDurationNs);
   const double ns_per_cycle = T / a.l2.inputs.elapsed_cycles;
   const double share = a.l2.inputs.hottest_share, s1 = a.l2.one_address_cycles;
@@ -142,7 +142,7 @@ TEST_F(L2CasWhatIf, SpinLockGetsLockFreeBetweenOneAtomicPerUpdateAndOnePerReleas
 
 TEST_F(L2CasWhatIf, FewCasPerUpdateIsNoSpinLock) {
   const KernelAnalysis a = analyze(spin_lock(1.5e6, 1.0e6), model);  // 1.5 CAS per update
-  EXPECT_EQ(what_if_starting(a, "lock-free"), nullptr);
+  EXPECT_EQ(what_if_with(a, WhatIfId::kLockFree), nullptr);
 }
 
 // csr-like: spread REDs with the hottest slice at twice the mean; privatize and aggregate both.
@@ -157,8 +157,8 @@ TEST_F(L2CasWhatIf, HotSliceExcessGetsWarpAggregationBesidePrivatization) {
   p.useful_updates = 2.0e7;
   const KernelAnalysis a = analyze(p, model);
   ASSERT_TRUE(a.l2.evaluated);
-  ASSERT_NE(what_if_starting(a, "privatize"), nullptr);
-  const WhatIf* w = what_if_starting(a, "aggregate same-address lanes");
+  ASSERT_NE(what_if_with(a, WhatIfId::kPrivatize), nullptr);
+  const WhatIf* w = what_if_with(a, WhatIfId::kAggregateHotLanes);
   ASSERT_NE(w, nullptr);
   const double T = *p.counter(metric::kDurationNs), u = std::min(1.0, a.l2.utilization);
   const double hottest = a.l2.inputs.requests_hottest_slice, hot = hottest - l2.red / 96;
@@ -168,7 +168,7 @@ TEST_F(L2CasWhatIf, HotSliceExcessGetsWarpAggregationBesidePrivatization) {
   EXPECT_DOUBLE_EQ(w->interval.low, 1.0);
   // Evenly spread slices: no excess, no aggregation.
   test::add_l2_counters(p, [&] { L2Spec e = l2; e.red_hottest = l2.red / 96; return e; }());
-  EXPECT_EQ(what_if_starting(analyze(p, model), "aggregate same-address lanes"), nullptr);
+  EXPECT_EQ(what_if_with(analyze(p, model), WhatIfId::kAggregateHotLanes), nullptr);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // {"class": "..." or ["...", "..."], "time_tolerance": 0.25}}; for atomic-bound kernels the predicted
 // atomic-bound time of the binding unit must match the measured duration within the
 // tolerance. Optional expectations (fixtures/README.md): "l2_class", "binding_unit",
-// "finding_kinds" (each present), "forbidden_finding_kinds" (none present).
+// "finding_kinds" (each present), "forbidden_finding_kinds" (none present), and the what-ifs'
+// (check_what_ifs below), named by their ids.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -44,20 +45,29 @@ std::vector<const WhatIf*> all_what_ifs(const KernelAnalysis& a) {
   return out;
 }
 
-// The last what-if whose change names `words`, or nullptr.
-const WhatIf* what_if_naming(const std::vector<const WhatIf*>& what_ifs, const std::string& words) {
+// The id a what-if expectation names ("what_if"), parsed; an unknown id fails the test.
+WhatIfId expected_id(const nlohmann::json& id) {
+  const auto parsed = parse_enum<WhatIfId>(id.get<std::string>());
+  EXPECT_TRUE(parsed) << "unknown what-if id " << id;
+  return parsed.value_or(WhatIfId::kCustom);
+}
+
+// The last what-if that an expectation names: by its id ("what_if"); an expectation written
+// before the ids ("change_contains", words of the change text) is matched on the text instead.
+const WhatIf* what_if_named(const std::vector<const WhatIf*>& what_ifs, const nlohmann::json& fix) {
   const WhatIf* match = nullptr;
   for (const WhatIf* w : what_ifs)
-    if (w->change.find(words) != std::string::npos) match = w;
+    if (fix.contains("what_if") ? w->id == expected_id(fix.at("what_if"))
+                                : w->change.find(fix.at("change_contains").get<std::string>()) != std::string::npos)
+      match = w;
   return match;
 }
 
-// "what_if_interval": {"change_contains", "measured_gain"}: the gain a fix measured (another
-// program computing the same result) lies in the interval of the what-if naming that change.
+// "what_if_interval": {"what_if", "measured_gain"}: the gain a fix measured (another program
+// computing the same result) lies in the interval of the what-if of that id.
 void check_what_if_interval(const std::vector<const WhatIf*>& what_ifs, const nlohmann::json& fix) {
-  const std::string words = fix.at("change_contains").get<std::string>();
-  const WhatIf* match = what_if_naming(what_ifs, words);
-  ASSERT_NE(match, nullptr) << "no what-if names '" << words << "'";
+  const WhatIf* match = what_if_named(what_ifs, fix);
+  ASSERT_NE(match, nullptr) << "no what-if " << fix;
   ASSERT_TRUE(match->interval.evaluated) << match->change;
   const double measured = fix.at("measured_gain").get<double>();
   EXPECT_TRUE(match->interval.contains(measured))
@@ -65,12 +75,11 @@ void check_what_if_interval(const std::vector<const WhatIf*>& what_ifs, const nl
       << match->interval.high << "x";
 }
 
-// "what_if_measured": {"change_contains", "measured_ns", "max_factor"}: the what-if naming that
-// change predicts the time the fix measured (its own recorded run) within the factor, either way.
+// "what_if_measured": {"what_if", "measured_ns", "max_factor"}: the what-if of that id predicts
+// the time the fix measured (its own recorded run) within the factor, either way.
 void check_what_if_measured(const std::vector<const WhatIf*>& what_ifs, const nlohmann::json& fix) {
-  const std::string words = fix.at("change_contains").get<std::string>();
-  const WhatIf* match = what_if_naming(what_ifs, words);
-  ASSERT_NE(match, nullptr) << "no what-if names '" << words << "'";
+  const WhatIf* match = what_if_named(what_ifs, fix);
+  ASSERT_NE(match, nullptr) << "no what-if " << fix;
   ASSERT_TRUE(match->predicted_time_ns.has_value());
   const double ratio = *match->predicted_time_ns / fix.at("measured_ns").get<double>();
   const double factor = fix.at("max_factor").get<double>();
@@ -78,10 +87,13 @@ void check_what_if_measured(const std::vector<const WhatIf*>& what_ifs, const nl
   EXPECT_GE(ratio, 1.0 / factor) << match->change;
 }
 
-// "forbidden_what_if_words": no what-if's change names them (e.g. "privatize" for a kernel
-// that already privatizes); then the two checks above where the fixture asks for them.
+// "forbidden_what_ifs": no what-if has these ids (e.g. "privatize" for a kernel that already
+// privatizes; "forbidden_what_if_words", written before the ids, names words of the change text);
+// then the two checks above where the fixture asks for them.
 void check_what_ifs(const KernelAnalysis& a, const nlohmann::json& expected) {
   const auto what_ifs = all_what_ifs(a);
+  for (const auto& id : expected.value("forbidden_what_ifs", nlohmann::json::array()))
+    for (const WhatIf* w : what_ifs) EXPECT_NE(w->id, expected_id(id)) << "forbidden what-if: " << w->change;
   for (const auto& word : expected.value("forbidden_what_if_words", nlohmann::json::array()))
     for (const WhatIf* w : what_ifs)
       EXPECT_EQ(w->change.find(word.get<std::string>()), std::string::npos) << "forbidden what-if: " << w->change;

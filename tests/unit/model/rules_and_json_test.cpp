@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "atomq/model/analysis_json.hpp"
 #include "atomq/model/rules.hpp"
@@ -70,6 +73,39 @@ TEST(AnalysisJson, CarriesFormatClassFindingsAndWhatIfs) {
       EXPECT_GT(f["what_ifs"][0]["speedup"].get<double>(), 1.0);
     }
   EXPECT_TRUE(conflict);
+}
+
+// Each what-if's stable id, and the recommended what-if with the gain every output shows.
+TEST(AnalysisJson, WhatIfsCarryTheirIdAndTheRecommendedOne) {
+  const ServiceTimeModel model(test::make_h200_like_table());
+  test::ProfileSpec s;
+  s.wavefronts_per_instruction = 32;
+  s.active_cycles_sum = test::cycles_for_utilization(
+      s.instructions, test::oracle_s(32, 32, 0, calibration::OpVariant::kAdd, {0}), 0.95);
+  const KernelAnalysis a = analyze(test::make_profile(s), model);
+  const json doc = json::parse(analysis_to_json(a));
+  std::vector<std::string> ids;
+  for (const json& f : doc["findings"])
+    for (const json& w : f["what_ifs"]) {
+      ASSERT_TRUE(w.contains("id")) << w.dump();
+      EXPECT_TRUE(parse_enum<WhatIfId>(w["id"].get<std::string>())) << w["id"];
+      ids.push_back(w["id"].get<std::string>());
+    }
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "replicate"), ids.end());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "no_conflicts"), ids.end());
+  const WhatIf* w = a.recommended_what_if();
+  ASSERT_NE(w, nullptr);
+  const json& r = doc["recommended_what_if"];
+  EXPECT_EQ(r["id"], "no_conflicts");
+  EXPECT_EQ(r["change"], w->change);
+  EXPECT_EQ(doc["findings"][r["finding"].get<std::size_t>()]["what_ifs"][r["what_if"].get<std::size_t>()]["change"],
+            w->change);
+  EXPECT_DOUBLE_EQ(r["gain_low"].get<double>(), w->gain_low());
+  EXPECT_DOUBLE_EQ(r["gain_high"].get<double>(), w->gain_high());
+
+  test::ProfileSpec idle;
+  idle.active_cycles_sum *= 10;  // the unit mostly idle: no what-if
+  EXPECT_TRUE(json::parse(analysis_to_json(analyze(test::make_profile(idle), model)))["recommended_what_if"].is_null());
 }
 
 TEST(AnalysisJson, InsufficientDataStillSerializes) {

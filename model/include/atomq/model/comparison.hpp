@@ -20,6 +20,7 @@ struct ComparisonRow {
 
 // A's what-if with the largest gain against the gain measured from a to b (b taken as the change).
 struct PredictedGain {
+  WhatIfId id = WhatIfId::kCustom;
   std::string change;
   GainInterval interval;
   double measured = 0;  // time a / time b

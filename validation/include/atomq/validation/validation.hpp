@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "atomq/common/enum_names.hpp"
+#include "atomq/model/what_if_id.hpp"
 
 namespace atomq::validation {
 
@@ -32,9 +33,9 @@ struct VariantSpec {
   VariantRole role = VariantRole::kBaseline;
   std::string description;
   std::string compared_with;  // fix: its baseline; ablation: the variant it ablates
-  // fix: a word of the model's what-if that describes this change ("privatize", "aggregate",
-  // "replicate", "native"); empty when the model has no what-if for it.
-  std::string predicted_by;
+  // fix: the ids of the model's what-ifs that describe this change (any one of them predicts it;
+  // the largest interval counts); empty when the model has no what-if for it.
+  std::vector<model::WhatIfId> predicted_by;
 };
 
 struct CaseSpec {

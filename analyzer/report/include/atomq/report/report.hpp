@@ -46,7 +46,8 @@ struct ReportKernel {
   model::KernelProfile profile;
   model::KernelAnalysis analysis;
   std::optional<double> duration_ns;
-  // The best predicted gain of any what-if, with the change that gives it.
+  // The analysis' recommended what-if (KernelAnalysis::recommended_what_if): the best predicted
+  // gain among the what-ifs that cannot lose; its finding is analysis.recommended_finding().
   std::optional<model::WhatIf> best_what_if;
 };
 
