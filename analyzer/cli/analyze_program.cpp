@@ -51,6 +51,27 @@ std::vector<analyzer::InjectedRun> instruction_runs(const AnalyzeArgs& a, const 
   return runs;
 }
 
+// One kernel's per-instruction run joined with its SASS and attached to its launches: measured on
+// the launch(es) it counted (one message per process that launched the kernel), derived on the others.
+void attach_run(const analyzer::InjectedRun& run, const std::string& symbol,
+                const std::vector<analyzer::SassFunction>& functions, const analyzer::SourceLines* lines,
+                analyzer::InjectedRun& r) {
+  const model::KernelProfile* profile = nullptr;
+  for (const auto& p : r.profiles)
+    if (p.symbol == symbol) profile = &p;
+  const analyzer::SassFunction* function =
+      profile ? analyzer::find_sass_function(functions, symbol, profile->device.compute_capability_major,
+                                             profile->device.compute_capability_minor)
+              : nullptr;
+  if (function == nullptr)
+    r.info.warnings.push_back("per-instruction counts of " + analyzer::demangle(symbol) +
+                              " without its SASS: sites not told apart");
+  std::vector<model::MeasuredInstructions> measured;
+  for (const run::InstructionsMessage& m : run.instructions)
+    if (m.symbol == symbol) measured.push_back({analyzer::joined_with_listing(m.profile, function, lines), m.process});
+  analyzer::attach_instructions(r.profiles, symbol, measured);
+}
+
 // One more run of the program per kernel of interest, with per-instruction collection (one
 // kernel per process: atomq/analyzer/instruction_profiler.hpp); the counts join the kernel's
 // SASS and go into its profiles. Failures become warnings: the counters' analysis stands.
@@ -85,22 +106,9 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
                                 (run.collector_error.empty() ? "" : ": " + run.collector_error));
       continue;
     }
-    for (const run::InstructionsMessage& m : run.instructions) {
-      if (!lines_by_symbol) lines_by_symbol = lines_future.get();
-      const model::KernelProfile* profile = nullptr;
-      for (const auto& p : r.profiles)
-        if (p.symbol == m.symbol) profile = &p;
-      const analyzer::SassFunction* function =
-          profile ? analyzer::find_sass_function(functions, m.symbol, profile->device.compute_capability_major,
-                                                 profile->device.compute_capability_minor)
-                  : nullptr;
-      if (function == nullptr)
-        r.info.warnings.push_back("per-instruction counts of " + name + " without its SASS: sites not told apart");
-      const auto lines = lines_by_symbol->find(m.symbol);
-      analyzer::attach_instructions(
-          r.profiles, m.symbol,
-          analyzer::joined_with_listing(m.profile, function, lines == lines_by_symbol->end() ? nullptr : &lines->second));
-    }
+    if (!lines_by_symbol) lines_by_symbol = lines_future.get();
+    const auto lines = lines_by_symbol->find(symbols[i]);
+    attach_run(run, symbols[i], functions, lines == lines_by_symbol->end() ? nullptr : &lines->second, r);
   }
 }
 

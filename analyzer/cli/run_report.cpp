@@ -12,6 +12,7 @@
 #include "atomq/model/table_selection.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/launch_sites.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/report/report.hpp"
 #include "commands.hpp"
@@ -27,16 +28,61 @@ std::string short_name(const std::string& kernel_name, size_t width) {
   return name;
 }
 
-// "Where in the code": per kernel with per-instruction counts, its atomic sites (report.hpp).
+// "Where in the code": per kernel with per-instruction counts, its atomic sites (report.hpp), of
+// the launch they measured where there is one.
 void print_atomic_sites(const std::vector<model::KernelAnalysis>& analyses) {
   std::set<std::string> shown;
-  for (const auto& an : analyses) {
-    const auto rows = report::atomic_site_rows(an, 8);
-    if (rows.empty() || !shown.insert(an.kernel_name).second) continue;
-    fmt::print("{}: atomic sites (per-instruction counts)\n", short_name(an.kernel_name, 60));
-    for (const auto& r : rows)
-      fmt::print("  {} {:<18} {:<28} {:>6} shared busy  e {:>4}  k {:>4}  {:>10} per launch  {}\n", r[0], r[1], r[2],
-                 r[3], r[4], r[5], r[6], r[7]);
+  for (const bool measured : {true, false})
+    for (const auto& an : analyses) {
+      if ((an.sites_basis.basis == model::InstructionBasis::kMeasured) != measured) continue;
+      const auto rows = report::atomic_site_rows(an, 8);
+      if (rows.empty() || !shown.insert(an.kernel_name).second) continue;
+      fmt::print("{}: atomic sites ({})\n", short_name(an.kernel_name, 60),
+                 measured ? "per-instruction counts" : "derived from a launch's own counters");
+      for (const auto& r : rows)
+        fmt::print("  {} {:<18} {:<28} {:>6} shared busy  e {:>4}  k {:>4}  {:>10} per launch  {}\n", r[0], r[1], r[2],
+                   r[3], r[4], r[5], r[6], r[7]);
+    }
+}
+
+// One launch's figures from the per-instruction counts: measured, derived (with its attempts
+// per update) or not derivable (why).
+std::string launch_basis_line(const model::KernelAnalysis& an) {
+  const model::SitesBasis& b = an.sites_basis;
+  const model::CasRetryTotals t = model::cas_retry_totals(an.sites);
+  if (b.basis == model::InstructionBasis::kDerived && !b.derived) return b.text;  // why not
+  return (t.sites > 0 ? fmt::format("{:.1f} attempts per update, ", t.attempts_per_update) : "") + b.text;
+}
+
+// "launch 1", or "rank 2 launch 1" in a program of several processes.
+std::string launch_label(const std::vector<model::KernelProfile>& profiles, size_t i) {
+  const auto& process = profiles[i].process;
+  const std::string rank = process && process->rank ? fmt::format("rank {} ", *process->rank) : "";
+  return fmt::format("{}launch {}", rank, model::kernel_launch_index(profiles, i));
+}
+
+// Which launches the per-instruction counts measured and which took their figures from their own
+// counters, per kernel (the run document's "instruction_counts").
+void print_instruction_bases(const std::vector<model::KernelProfile>& profiles,
+                             const std::vector<model::KernelAnalysis>& analyses) {
+  std::map<std::string, std::vector<size_t>> launches;  // symbol -> profiles with counts
+  std::vector<std::string> order;
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    if (!profiles[i].instructions) continue;
+    const std::string key = profiles[i].symbol.empty() ? profiles[i].kernel_name : profiles[i].symbol;
+    if (launches[key].empty()) order.push_back(key);
+    launches[key].push_back(i);
+  }
+  for (const std::string& key : order) {
+    const auto& ids = launches[key];
+    if (ids.size() < 2) continue;  // one launch: its sites above say it all
+    const model::InstructionProfile& counts = *profiles[ids.front()].instructions;
+    fmt::print("{}: per-instruction counts of launch {}{}; the other launches derived from their own counters\n",
+               short_name(profiles[ids.front()].kernel_name, 60), counts.first_launch,
+               counts.launches > 1 ? fmt::format("-{}", counts.first_launch + counts.launches - 1) : "");
+    for (size_t i : ids)
+      fmt::print("  {:<10} {:<8} {}\n", launch_label(profiles, i), enum_name(profiles[i].instructions->basis),
+                 launch_basis_line(analyses[i]));
   }
 }
 
@@ -115,6 +161,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
     if (an.evaluated && an.inputs.instructions > 0 && an.inputs.active_lanes_origin == model::Origin::kAssumed)
       fmt::print("{}: e* {}\n", short_name(an.kernel_name, 36), an.inputs.active_lanes_basis);
   print_atomic_sites(analyses);
+  print_instruction_bases(profiles, analyses);
   for (const auto& an : analyses)
     fmt::print("{}: {}; binds: {}\n", short_name(an.kernel_name, 36), report::atomic_units_summary(an),
                enum_name(an.binding_unit));

@@ -80,7 +80,7 @@ void start_profiling(const char* stream_path) {
     g_instructions = std::make_unique<atomq::analyzer::InstructionProfilingSession>(
         atomq::analyzer::InstructionCollectorOptions{collector.instruction_symbol, collector.instruction_launches},
         [](const atomq::analyzer::InstructionCounts& c) {
-          g_writer->write_message(atomq::run::instructions_message(c.symbol, c.profile));
+          g_writer->write_message(atomq::run::instructions_message(c.symbol, c.profile, g_process));
         },
         [](const std::string& error) { report_error(error); });
   } else {

@@ -108,15 +108,14 @@ bool global_op_from_executions(model::KernelProfile& profile) {
   return true;
 }
 
-int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
-                        const model::InstructionProfile& instructions) {
-  int attached = 0;
+model::AttachedInstructions attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
+                                                const std::vector<model::MeasuredInstructions>& runs) {
+  const model::AttachedInstructions attached = model::attach_instruction_counts(profiles, symbol, runs);
+  // Which op executes is the kernel's structure: every launch takes it.
   for (model::KernelProfile& p : profiles)
-    if (p.symbol == symbol) {
-      p.instructions = instructions;
-      global_op_from_executions(p);
-      ++attached;
-    }
+    if (p.symbol == symbol) global_op_from_executions(p);
+  spdlog::info("{}: per-instruction counts attached to {} launch(es) as measured, {} as derived", demangle(symbol),
+               attached.measured, attached.derived);
   return attached;
 }
 

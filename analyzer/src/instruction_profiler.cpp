@@ -51,6 +51,7 @@ struct InstructionProfilingSession::State {
   CUcontext ctx = nullptr;
   uint32_t device = 0;
   long long launches = 0;
+  double threads = 0;  // of the counted launches: a derived launch's loop entries may scale by them
   std::map<uint64_t, int> metric_index;  // CUPTI metric id -> kMetricNames index
 
   void enable(CUcontext context) {
@@ -114,6 +115,9 @@ struct InstructionProfilingSession::State {
     InstructionCounts counts;
     counts.symbol = options.symbol;
     counts.profile.launches = launches;
+    // Counting starts at the kernel's first direct launch in this process: launch 0.
+    counts.profile.first_launch = 0;
+    counts.profile.threads_per_launch = launches > 0 ? threads / static_cast<double>(launches) : 0;
     for (auto& [offset, r] : by_offset) counts.profile.records.push_back(std::move(r));
     spdlog::info("per-instruction counts of {}: {} record(s), {} PC(s), {} launch(es)", options.symbol, records,
                  counts.profile.records.size(), launches);
@@ -146,9 +150,11 @@ struct InstructionProfilingSession::State {
   void on_launch(CUpti_CallbackId id, const CUpti_CallbackData* data) {
     if (done || data->symbolName == nullptr || options.symbol != data->symbolName) return;
     if (data->callbackSite == CUPTI_API_ENTER) {
-      if (detail::is_captured(detail::launch_of(id, data).stream)) return;  // runs later, in a graph
+      const detail::PendingLaunch launch = detail::launch_of(id, data);
+      if (detail::is_captured(launch.stream)) return;  // runs later, in a graph
       if (!enabled) enable(data->context);
       ++launches;
+      threads += static_cast<double>(launch.launch.threads_per_block() * launch.launch.blocks());
     } else if (enabled && launches >= options.launch_count) {
       complete();
     }

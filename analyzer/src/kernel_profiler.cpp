@@ -82,6 +82,9 @@ struct KernelProfilingSession::State {
   bool save_failure_warned = false;
   bool bound_warned = false;
   long long matching_seen = 0;
+  // Direct launches per kernel, filtered ones too: which of a kernel's launches a profile is, the
+  // way the per-instruction run counts them (instruction_profiler.cpp).
+  std::map<std::string, long long> launches_of_kernel;
   bool finished = false;
 
   bool wants(const std::string& mangled) {
@@ -135,6 +138,7 @@ struct KernelProfilingSession::State {
       profile.device = prof.device_info();
       profile.source = options.source;
       profile.source_detail = launch_detail(launch);
+      profile.symbol_launch = launch.symbol_launch;
       profile.graph = launch.graph;
       const auto& names = prof.config().metrics();
       for (size_t i = 0; i < names.size() && i < values.size(); ++i) profile.counters[names[i]] = values[i];
@@ -163,6 +167,7 @@ struct KernelProfilingSession::State {
         if (ContextProfiler* prof = profiler_if_active(ctx)) prof->stop();
         return;
       }
+      if (!name.empty()) launch.symbol_launch = launches_of_kernel[name]++;
       const bool profile = on_device(ctx) && wants(name);
       if (!profile) {
         ++stats.launches_filtered;

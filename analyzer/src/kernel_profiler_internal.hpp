@@ -114,6 +114,8 @@ struct PendingLaunch {
   CUfunction function = nullptr;
   CUstream stream = nullptr;
   long long index = 0;  // among every launch the session saw
+  // Among its kernel's direct launches, from 0 (as a per-instruction run counts them); none for a graph's node.
+  std::optional<long long> symbol_launch;
   bool keep = true;     // a graph's kernel node the filters leave out is profiled, then dropped
   std::optional<model::GraphNodeTag> graph;  // set for a graph's kernel node
 };

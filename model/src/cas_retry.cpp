@@ -25,30 +25,48 @@ UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r) {
 
 namespace {
 
+// The fix's native atomics, the same in both what-ifs: one 32-bit atomic per warp entry of the
+// loop (same-address lanes merged, as ATOMS.POPC.INC does) at the calibrated service time.
+ServiceTimeEstimate native_atomic_service(const KernelAnalysis& a, const ServiceTimeModel& m, const CasRetryTotals& t) {
+  return m.at(std::max(1.0, a.queue_length), std::clamp(t.lanes_per_entry, 1.0, 32.0), 0.0, 1.0,
+              calibration::OpVariant::kPopcInc);
+}
+
+// The unit after the fix: the native atomics at their service time, over the kernel's active
+// cycles shortened by the what-if's speedup (as predict() does).
+void set_native_atomics(WhatIf& w, const KernelAnalysis& a, const CasRetryTotals& t, const ServiceTimeEstimate& s) {
+  w.queue_length = std::max(1.0, a.queue_length);
+  w.active_lanes = std::clamp(t.lanes_per_entry, 1.0, 32.0);
+  w.cas_share = 0.0;
+  w.wavefronts_per_instruction = 1.0;
+  w.instructions = t.entries_per_launch;
+  w.service_cycles = s.cycles;
+  w.outside_calibrated_range = !s.in_range();
+  const double active = w.speedup > 0 ? a.inputs.active_cycles_sum / w.speedup : 0.0;
+  w.predicted_utilization = active > 0 ? w.instructions * s.cycles / active : 0.0;
+}
+
 // One native atomic per update, the rest of the kernel at the SMs' issue rate: the loop's
 // serialized attempts gone, what remains is the kernel's other instructions (issued at best
 // 4 per SM-cycle) and one native 32-bit atomic per warp update (same-address lanes merged, as
 // ATOMS.POPC.INC does), at the calibrated service time. A lower bound on the time.
-std::optional<WhatIf> native_atomic_issue_bound(const KernelAnalysis& a, const ServiceTimeModel& m,
+std::optional<WhatIf> native_atomic_issue_bound(const KernelAnalysis& a, const ServiceTimeEstimate& s,
                                                 const CasRetryTotals& t) {
   const ModelInputs& in = a.inputs;
   if (!in.duration_ns || !in.clock_mhz || in.sm_count <= 0 || t.kernel_instructions_per_launch <= 0) return std::nullopt;
   const double rest = std::max(0.0, t.kernel_instructions_per_launch - t.loop_instructions_per_launch);
   const double e = std::clamp(t.lanes_per_entry, 1.0, 32.0);
-  const ServiceTimeEstimate s = m.at(std::max(1.0, a.queue_length), e, 0.0, 1.0, calibration::OpVariant::kPopcInc);
   const double issue_cycles = rest / (in.sm_count * kWarpSchedulersPerSm);
   const double atomic_cycles = t.entries_per_launch / in.sm_count * s.cycles;
   double time_ns = (issue_cycles + atomic_cycles) / *in.clock_mhz * 1e3;
   if (in.dram_bytes_read && in.dram_peak_bytes_per_s)
     time_ns = std::max(time_ns, *in.dram_bytes_read / *in.dram_peak_bytes_per_s * 1e9);
   WhatIf w;
+  w.id = WhatIfId::kCasLoopNativeBestCase;
   w.change = "CAS loop replaced by one native 32-bit atomic per update; the rest at the issue rate (best case)";
-  w.active_lanes = e;
-  w.instructions = t.entries_per_launch;
-  w.service_cycles = s.cycles;
-  w.outside_calibrated_range = !s.in_range();
   w.predicted_time_ns = time_ns;
   w.speedup = time_ns > 0 ? *in.duration_ns / time_ns : 1.0;
+  set_native_atomics(w, a, t, s);
   w.basis = fmt::format(
       "{:.3g} warp instructions outside the loop(s) at 4 per SM-cycle ({:.0f} cycles per SM) + {:.3g} native "
       "atomics of {:.1f} lanes at S = {:.2f} cycles ({:.0f} cycles per SM), at {:.0f} MHz",
@@ -57,16 +75,17 @@ std::optional<WhatIf> native_atomic_issue_bound(const KernelAnalysis& a, const S
 }
 
 // One attempt per update: the loop's instructions divide by the attempts per warp entry.
-WhatIf native_atomic_what_if(const KernelAnalysis& a, const CasRetryTotals& t) {
+WhatIf native_atomic_what_if(const KernelAnalysis& a, const ServiceTimeEstimate& s, const CasRetryTotals& t) {
   WhatIf w;
+  w.id = WhatIfId::kCasLoopNativeWorstCase;
   w.change = "CAS loop replaced by one native 32-bit atomic per update; time proportional to instructions "
              "(worst case)";
   const double loop_share = t.loop_instruction_share;
   const double attempts = std::max(1.0, t.attempts_per_warp_entry);
   const double time_factor = (1.0 - loop_share) + loop_share / attempts;
-  w.instructions = a.inputs.instructions;
   w.speedup = time_factor > 0 ? 1.0 / time_factor : 1.0;
   if (a.inputs.duration_ns) w.predicted_time_ns = *a.inputs.duration_ns * time_factor;
+  set_native_atomics(w, a, t, s);
   w.basis = fmt::format(
       "{:.0f}% of the kernel's warp instructions run in its {} CAS loop(s); with {:.1f} attempts per "
       "warp entry replaced by one, that part shrinks {:.1f}x (time taken proportional to "
@@ -83,8 +102,11 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
   const AtomicSite& worst = *t->worst;
   Finding f;
   f.kind = FindingKind::kCasRetry;
-  f.title = fmt::format("CAS retry loop{}: {:.1f} attempts per update ({} at SASS 0x{:04x}{})",
-                        t->sites > 1 ? "s" : "", t->attempts_per_update, worst.opcode, worst.offset,
+  // Derived: another launch's per-instruction counts gave the structure, this launch's counters the amounts.
+  const bool derived = a.sites_basis.derived;
+  f.title = fmt::format("CAS retry loop{}: {:.1f} attempts per update{} ({} at SASS 0x{:04x}{})",
+                        t->sites > 1 ? "s" : "", t->attempts_per_update,
+                        derived ? " derived from this launch's counters" : "", worst.opcode, worst.offset,
                         t->sites > 1 ? fmt::format(" and {} more copies", t->sites - 1) : "");
   f.evidence = {{"attempts_per_update", t->attempts_per_update, "CAS lane-attempts per lane update"},
                 {"attempts_per_warp_entry", t->attempts_per_warp_entry, "CAS executions per warp entry"},
@@ -92,11 +114,12 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
                 {"cas_loop_sites", static_cast<double>(t->sites), "sites"},
                 {"loop_instruction_share", t->loop_instruction_share, "fraction"},
                 {"utilization_mean", a.utilization.mean, "fraction"}};
+  if (derived) f.details.push_back("attempts " + a.sites_basis.text);
   f.details.push_back(fmt::format(
-      "per-instruction counts: the worst copy, entered at 0x{:04x}, takes {:.1f} attempts per update; every "
+      "{}: the worst copy, entered at 0x{:04x}, takes {:.1f} attempts per update; every "
       "failed attempt repeats the load, the arithmetic and the CAS round trip, so the lanes of one address "
       "take turns",
-      worst.loop_entry_offset.value_or(0), *worst.attempts_per_update));
+      derived ? "derived" : "per-instruction counts", worst.loop_entry_offset.value_or(0), *worst.attempts_per_update));
   if (worst.opcode.find("CAST.SPIN") != std::string::npos)
     f.details.push_back("ATOMS.CAST.SPIN: the compiler's loop for a shared float or 64-bit atomicAdd (Hopper has "
                         "no native one)");
@@ -104,8 +127,9 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
       "Give each update one native atomic: count in unsigned int (or accumulate fixed point) and convert "
       "once at the end; combine same-address lanes first (warp aggregation: __match_any_sync, or "
       "__reduce_add_sync); or replicate the hot words so fewer lanes contend.";
-  if (std::optional<WhatIf> best = native_atomic_issue_bound(a, m, *t)) f.what_ifs.push_back(*best);
-  f.what_ifs.push_back(native_atomic_what_if(a, *t));
+  const ServiceTimeEstimate native = native_atomic_service(a, m, *t);
+  if (std::optional<WhatIf> best = native_atomic_issue_bound(a, native, *t)) f.what_ifs.push_back(*best);
+  f.what_ifs.push_back(native_atomic_what_if(a, native, *t));
   a.findings.push_back(std::move(f));
 }
 

@@ -139,11 +139,29 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   }
 }
 
+// Which launches the counts are of, and whether they are this launch's own (all optional: a
+// document without them holds one launch's own counts, the first).
+void read_instruction_basis(const Fields& r, const json& doc, const std::string& path, InstructionProfile& p) {
+  if (doc.contains("first_launch")) p.first_launch = r.integer(doc, path, "first_launch", 0);
+  if (doc.contains("threads_per_launch")) p.threads_per_launch = r.number(doc, path, "threads_per_launch", 0);
+  if (doc.contains("basis")) p.basis = r.enumerated<InstructionBasis>(doc, path, "basis");
+  const json* counters = r.optional_member(doc, path, "measured_counters");
+  if (counters == nullptr) return;
+  const std::string field = json_path(path, "measured_counters");
+  if (!counters->is_object()) r.fail(field, "expected an object of name -> number");
+  for (const auto& [name, value] : counters->items()) {
+    if (!is_counter_name(name)) r.fail(json_path(field, name), "counter name needs its rollup (e.g. \".sum\")");
+    p.measured_counters[name] = r.number(value, json_path(field, name));
+  }
+}
+
 InstructionProfile read_instructions(const Fields& r, const json& doc, const std::string& path) {
   r.object(doc, path);
-  r.only(doc, path, {"launches", "records", "loops", "has_listing", "source_lines_reason"});
+  r.only(doc, path, {"launches", "first_launch", "threads_per_launch", "basis", "measured_counters", "records", "loops",
+                     "has_listing", "source_lines_reason"});
   InstructionProfile p;
   p.launches = r.integer(doc, path, "launches", 1);
+  read_instruction_basis(r, doc, path, p);  // absent in documents before launches were told apart
   const json& listing = r.member(doc, path, "has_listing");
   if (!listing.is_boolean()) r.fail(json_path(path, "has_listing"), "expected true or false");
   p.has_listing = listing.get<bool>();
@@ -201,6 +219,7 @@ json kernel_profile_to_json(const KernelProfile& p) {
                      {"shared_mem_bytes_per_block", p.launch.shared_mem_bytes_per_block},
                      {"max_active_blocks_per_sm", p.launch.max_active_blocks_per_sm}}}};
   if (!p.symbol.empty()) doc["kernel"]["symbol"] = p.symbol;
+  if (p.symbol_launch) doc["kernel"]["symbol_launch"] = *p.symbol_launch;
   if (p.graph) {
     doc["kernel"]["graph"] = {{"launch", p.graph->graph_launch}, {"node", p.graph->node}, {"nodes", p.graph->nodes}};
     if (!p.graph->kernels.empty()) doc["kernel"]["graph"]["kernels"] = p.graph->kernels;
@@ -253,7 +272,10 @@ json instruction_profile_to_json(const InstructionProfile& p) {
   }
   json loops = json::array();
   for (const InstructionLoop& l : p.loops) loops.push_back({l.head, l.branch});
-  json doc = {{"launches", p.launches}, {"has_listing", p.has_listing}, {"records", records}, {"loops", loops}};
+  json doc = {{"launches", p.launches}, {"has_listing", p.has_listing}, {"records", records}, {"loops", loops},
+              {"first_launch", p.first_launch}, {"basis", enum_name(p.basis)}};
+  if (p.threads_per_launch > 0) doc["threads_per_launch"] = p.threads_per_launch;
+  if (!p.measured_counters.empty()) doc["measured_counters"] = p.measured_counters;
   if (!p.source_lines_reason.empty()) doc["source_lines_reason"] = p.source_lines_reason;
   return doc;
 }
@@ -277,6 +299,7 @@ KernelProfile kernel_profile_from_json(const json& doc, const std::string& sourc
   p.kernel_name = r.str(kernel, "kernel", "name");
   if (p.kernel_name.empty()) r.fail("kernel.name", "empty");
   p.symbol = r.optional_str(kernel, "kernel", "symbol", "");
+  if (kernel.contains("symbol_launch")) p.symbol_launch = r.integer(kernel, "kernel", "symbol_launch", 0);
   p.launch = read_launch(r, kernel);
   p.graph = read_graph_node(r, kernel);
   p.device = read_device(r, doc);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "atomq/model/launch_sites.hpp"
 #include "atomq/report/recorded.hpp"
 #include "atomq/report/report.hpp"
 #include "atomq/run_document/profile_stream.hpp"
@@ -130,6 +131,50 @@ TEST(ProfileStream, BadStatsMessageIsAProfileErrorNamingTheField) {
       EXPECT_EQ(std::string(e.what()).rfind("the collector's stats message", 0), 0u) << e.what();
     }
   }
+}
+
+// Two launches of one kernel, the per-instruction counts of the first: the document names the
+// first measured and the second derived, and reading it back keeps which is which.
+TEST(RunDocument, SaysWhichLaunchesThePerInstructionCountsMeasured) {
+  std::vector<model::KernelProfile> profiles = load_run_document(recorded("hist/block_private-single.json")).profiles;
+  ASSERT_FALSE(profiles.empty());
+  profiles.resize(1);
+  profiles[0].symbol = "_Z4histv";
+  profiles.push_back(profiles[0]);
+  profiles[0].symbol_launch = 0;
+  profiles[1].symbol_launch = 1;
+  model::InstructionProfile counts;
+  counts.launches = 1;
+  counts.records.push_back(model::InstructionRecord{0x80, "ATOMS.ADD", "", "", "", 10, 320, 10, 10});
+  counts.has_listing = true;
+  model::attach_instruction_counts(profiles, "_Z4histv", {{counts, std::nullopt}});
+  const json doc = run::run_document_json(run::RunInfo{}, profiles, {});
+  ASSERT_EQ(doc["instruction_counts"].size(), 1u);
+  const json& entry = doc["instruction_counts"][0];
+  EXPECT_EQ(entry["measured"], json::array({0}));
+  EXPECT_EQ(entry["derived"], json::array({1}));
+  EXPECT_EQ(entry["counted_launches"]["first"], 0);
+  const RunDocument back = parse_run_document(doc.dump(), "doc.json");
+  ASSERT_TRUE(back.profiles[1].instructions);
+  EXPECT_EQ(back.profiles[0].instructions->basis, model::InstructionBasis::kMeasured);
+  EXPECT_EQ(back.profiles[1].instructions->basis, model::InstructionBasis::kDerived);
+  EXPECT_EQ(back.profiles[1].symbol_launch, 1);
+}
+
+// A per-instruction run's message says which process counted (its rank matches across runs);
+// a message of an earlier build has none.
+TEST(ProfileStream, InstructionsMessageCarriesItsProcess) {
+  model::InstructionProfile counts;
+  counts.launches = 1;
+  const json with_rank = run::instructions_message("_Z1kv", counts, model::ProcessTag{42, 1, "RANK"});
+  const run::InstructionsMessage m = run::instructions_from_message(with_rank, "stream");
+  ASSERT_TRUE(m.process);
+  EXPECT_EQ(m.process->pid, 42);
+  EXPECT_EQ(m.process->rank, 1);
+  EXPECT_FALSE(run::instructions_from_message(run::instructions_message("_Z1kv", counts), "stream").process);
+  json bad = with_rank;
+  bad["process"]["rank"] = "one";
+  EXPECT_THROW(run::instructions_from_message(bad, "stream"), model::ProfileError);
 }
 
 }  // namespace

@@ -74,6 +74,10 @@ TEST(SchemaReaderParity, BrokenProfilesRefusedByBoth) {
       {"zero launches", [](json& d) { d["instructions"]["launches"] = 0; }},
       {"negative executions", [](json& d) { d["instructions"]["records"][0]["executions"] = -1.0; }},
       {"loop of three", [](json& d) { d["instructions"]["loops"][0].push_back(300); }},
+      {"unknown instruction basis", [](json& d) { d["instructions"]["basis"] = "guessed"; }},
+      {"negative first launch", [](json& d) { d["instructions"]["first_launch"] = -1; }},
+      {"measured counter without rollup", [](json& d) { d["instructions"]["measured_counters"]["lts__t"] = 1.0; }},
+      {"negative kernel launch index", [](json& d) { d["kernel"]["symbol_launch"] = -1; }},
   };
   ASSERT_FALSE(profile_reader_refuses(base_profile()));
   ASSERT_TRUE(conforms("kernel_profile", base_profile(), "the base profile"));

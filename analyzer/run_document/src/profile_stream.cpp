@@ -27,9 +27,29 @@ json stats_message(const SessionStats& s) {
 
 json error_message(const std::string& text) { return json{{"kind", "error"}, {"message", text}}; }
 
-json instructions_message(const std::string& symbol, const model::InstructionProfile& profile) {
-  return json{{"kind", "instructions"}, {"symbol", symbol}, {"instructions", model::instruction_profile_to_json(profile)}};
+json instructions_message(const std::string& symbol, const model::InstructionProfile& profile,
+                          const std::optional<model::ProcessTag>& process) {
+  json m{{"kind", "instructions"}, {"symbol", symbol}, {"instructions", model::instruction_profile_to_json(profile)}};
+  if (process) {
+    m["process"] = {{"pid", process->pid}};
+    if (process->rank) m["process"]["rank"] = *process->rank;
+  }
+  return m;
 }
+
+namespace {
+
+// The process of an instructions message: its pid, and its rank where the launcher set one.
+model::ProcessTag message_process(const json& process, const std::string& source_name) {
+  const JsonFields<model::ProfileError> r(source_name);
+  r.object(process, "process");
+  model::ProcessTag tag;
+  tag.pid = r.integer(process, "process", "pid", 0);
+  if (process.contains("rank")) tag.rank = static_cast<int>(r.integer(process, "process", "rank", 0, 2147483647));
+  return tag;
+}
+
+}  // namespace
 
 InstructionsMessage instructions_from_message(const json& message, const std::string& source_name) {
   InstructionsMessage m;
@@ -37,6 +57,7 @@ InstructionsMessage instructions_from_message(const json& message, const std::st
     throw model::ProfileError(source_name + ": an instructions message needs 'symbol' and 'instructions'");
   m.symbol = message["symbol"].get<std::string>();
   m.profile = model::instruction_profile_from_json(message["instructions"], source_name);
+  if (message.contains("process")) m.process = message_process(message["process"], source_name);
   return m;
 }
 

@@ -1,3 +1,5 @@
+#include <map>
+
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/common/json_fields.hpp"
 #include "atomq/model/analysis_json.hpp"
@@ -7,6 +9,33 @@
 namespace atomq::run {
 
 using nlohmann::json;
+
+namespace {
+
+// Per kernel with per-instruction counts: the launches its run counted, and which entries of
+// "kernels" hold them (measured) or took their structure with their own counters (derived).
+json instruction_counts_json(const std::vector<model::KernelProfile>& profiles) {
+  json out = json::array();
+  std::map<std::string, size_t> entry_of;  // symbol (or name) -> its entry in out
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    const model::KernelProfile& p = profiles[i];
+    if (!p.instructions) continue;
+    const model::InstructionProfile& counts = *p.instructions;
+    const auto [it, fresh] = entry_of.emplace(p.symbol.empty() ? p.kernel_name : p.symbol, out.size());
+    if (fresh)
+      out.push_back({{"kernel", p.kernel_name},
+                     {"counted_launches", {{"first", counts.first_launch}, {"count", counts.launches}}},
+                     {"measured", json::array()},
+                     {"derived", json::array()}});
+    json& entry = out[it->second];
+    if (counts.basis == model::InstructionBasis::kMeasured)
+      entry["counted_launches"] = {{"first", counts.first_launch}, {"count", counts.launches}};
+    entry[enum_name(counts.basis)].push_back(i);
+  }
+  return out;
+}
+
+}  // namespace
 
 json run_document_json(const RunInfo& info, const std::vector<model::KernelProfile>& profiles,
                        const std::vector<model::KernelAnalysis>& analyses) {
@@ -36,6 +65,7 @@ json run_document_json(const RunInfo& info, const std::vector<model::KernelProfi
                 {"captured_into_graphs", info.launches.captured_launches},
                 {"failed", info.launches.failed}}},
               {"replay_passes", info.launches.passes},
+              {"instruction_counts", instruction_counts_json(profiles)},
               {"kernels", kernels}};
 }
 

@@ -11,6 +11,7 @@
 #include "atomq/analyzer/sass_listing.hpp"
 #include "atomq/analyzer/source_lines.hpp"
 #include "atomq/model/kernel_profile.hpp"
+#include "atomq/model/launch_sites.hpp"
 
 namespace atomq::analyzer {
 
@@ -37,8 +38,10 @@ std::vector<std::string> kernels_for_instructions(const std::vector<model::Kerne
 // rule. Returns true when the hint changed.
 bool global_op_from_executions(model::KernelProfile& profile);
 
-// Every profile of `symbol` gets `instructions` (and its global op from them); returns how many did.
-int attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
-                        const model::InstructionProfile& instructions);
+// Every profile of `symbol` gets per-instruction counts (and its global op from them): marked
+// measured on the launch(es) a run counted, derived on the others (model/launch_sites.hpp);
+// returns how many of each. `runs`: the counts of each process that launched the kernel.
+model::AttachedInstructions attach_instructions(std::vector<model::KernelProfile>& profiles, const std::string& symbol,
+                                                const std::vector<model::MeasuredInstructions>& runs);
 
 }  // namespace atomq::analyzer

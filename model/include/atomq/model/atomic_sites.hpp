@@ -47,6 +47,21 @@ struct AtomicSite {
   std::optional<double> loop_instruction_share;
 };
 
+// Where a launch's site figures come from (launch_sites.hpp): the per-instruction counts of this
+// launch (measured), or this launch's own counters scaled by the structure the counts measured on
+// another launch of the kernel (derived).
+struct SitesBasis {
+  bool present = false;  // the profile has per-instruction counts
+  InstructionBasis basis = InstructionBasis::kMeasured;
+  long long measured_first_launch = 0;  // the kernel's launch(es) the counts measured
+  long long measured_launches = 0;
+  std::optional<long long> launch;      // this launch among the kernel's (KernelProfile::symbol_launch)
+  bool derived = false;                 // derived figures were computed (false: not derivable, sites empty)
+  std::string entries_basis;            // derived: what counted this launch's loop entries
+  double entry_scale = 0;               // derived: its loop entries / the measured launch's
+  std::string text;                     // the basis in words
+};
+
 // Atomic sites (ATOMS, ATOMG/ATOM, REDG/RED) in offset order. Empty without a listing.
 std::vector<AtomicSite> atomic_sites(const InstructionProfile& profile);
 

@@ -71,6 +71,10 @@ struct KernelProfile {
   // The kernel's mangled symbol as the driver launched it; empty when the source does not
   // give it (an ncu CSV names kernels demangled). Lets the SASS listing dump only this kernel.
   std::string symbol;
+  // This launch among its kernel's direct launches in its process, in program order, counted
+  // from 0 (CUDA graph nodes are not counted); set by the collector. Per-instruction counts name
+  // the launches they counted the same way (instruction_profile.hpp).
+  std::optional<long long> symbol_launch;
   LaunchConfig launch;
   DeviceInfo device;
   CounterSource source = CounterSource::kInProcess;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,14 @@ nlohmann::json stats_message(const SessionStats& stats);
 nlohmann::json error_message(const std::string& text);
 // The counts of a "stats" message (absent fields read as 0).
 SessionStats stats_from_message(const nlohmann::json& message);
-// A per-instruction run's result: {"kind": "instructions", "symbol": ..., "instructions": ...}.
-nlohmann::json instructions_message(const std::string& symbol, const model::InstructionProfile& profile);
+// A per-instruction run's result: {"kind": "instructions", "symbol": ..., "instructions": ...,
+// "process": {"pid", "rank"}}: the process tells which rank's launches were counted.
+nlohmann::json instructions_message(const std::string& symbol, const model::InstructionProfile& profile,
+                                    const std::optional<model::ProcessTag>& process = std::nullopt);
 struct InstructionsMessage {
   std::string symbol;
   model::InstructionProfile profile;
+  std::optional<model::ProcessTag> process;  // absent in streams of builds before it
 };
 // Throws model::ProfileError naming `source_name` and the field.
 InstructionsMessage instructions_from_message(const nlohmann::json& message, const std::string& source_name);
