@@ -10,6 +10,7 @@ set(atomq_model_sources
   src/analysis.cpp
   src/findings.cpp
   src/l2_inputs.cpp
+  src/l2_law.cpp
   src/l2_queue.cpp
   src/l2_findings.cpp
   src/l2_what_if.cpp
@@ -20,6 +21,8 @@ set(atomq_model_sources
   src/analysis_json.cpp
   src/atomic_sites.cpp
   src/cas_retry.cpp
+  src/derived_sites.cpp
+  src/instruction_attach.cpp
   src/units_in_sequence.cpp
   src/warp_copies_what_if.cpp
   src/kernel_time.cpp

@@ -6,6 +6,7 @@
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis_json.hpp"
+#include "atomq/model/l2_law.hpp"
 #include "atomq/model/service_fit.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
@@ -68,6 +69,42 @@ int run_fit(const TableArgs& a) {
   return kExitOk;
 }
 
+// The L2 law fitted on the table's L2 cells (model/l2_law.hpp): its terms, the share curve,
+// the latency, the residual statistics, and optionally every saturated cell's residual.
+int run_law(const TableArgs& a) {
+  const cal::ServiceTable t = cal::load_service_table(a.path);
+  const model::L2Law law = model::fit_l2_law(t.l2);
+  if (!law.fitted) {
+    fmt::print(stderr, "atomq: {}: the L2 law is not fitted: {}\n", a.path, law.not_fitted_reason);
+    return kExitError;
+  }
+  fmt::print("S(op, s, m) = (max(a_op, b_op s)^p + (lambda_op / m)^p)^(1/p),  p = {:g}   ({})\n", law.exponent,
+             a.path);
+  fmt::print("{:<16} {:>6} {:>10} {:>10} {:>10}\n", "op", "cells", "a_op", "b_op", "lambda_op");
+  for (const auto& o : law.ops)
+    fmt::print("{:<16} {:>6} {:>10.3f} {:>10.3f} {:>10.3f}\n", enum_name(o.op), o.cells, o.request_cycles,
+               o.sector_cycles, o.chain_cycles);
+  fmt::print("residuals over {} saturated cells: median |rel| {:.1f}%, max |rel| {:.1f}%\n", law.residuals.size(),
+             100.0 * law.median_abs_residual, 100.0 * law.max_abs_residual);
+  fmt::print("hottest share (over one line's {:.3f}) -> hot lines at the slice:", law.one_line_share);
+  for (const auto& q : law.share_curve) fmt::print(" {:.3f}->{:.1f}", q.share, q.chains);
+  fmt::print("\n");
+  if (law.latency_alone_ns)
+    fmt::print("global atomic round trip: {:.0f} ns alone, {:.0f} ns at {:g} in flight per SM\n",
+               *law.latency_alone_ns, law.latency_loaded_ns.value_or(0), law.latency_loaded_in_flight_per_sm);
+  if (!a.csv_out.empty()) {
+    std::string csv = "op,pattern,sectors_per_request,chains,measured_cycles,law_cycles,relative_residual\n";
+    for (const auto& r : law.residuals)
+      csv += fmt::format("{},{},{:.4f},{:.3f},{:.4f},{:.4f},{:.4f}\n", enum_name(r.op), r.pattern, r.sectors, r.chains,
+                         r.measured, r.predicted, r.relative());
+    if (a.csv_out == "-")
+      fmt::print("{}", csv);
+    else
+      write_file_atomically(a.csv_out, csv);
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_table_command(CLI::App& app, CommandRunner& selected) {
@@ -89,6 +126,10 @@ void add_table_command(CLI::App& app, CommandRunner& selected) {
   fit->add_option("file", args->path, "table JSON")->required();
   fit->add_option("--residuals", args->csv_out, "write every cell's S, fit and residual as CSV (- for stdout)");
   fit->callback([&selected, args] { selected = [args] { return run_fit(*args); }; });
+  auto* law = table->add_subcommand("law", "the L2 law fitted on the table's L2 cells, and its residuals");
+  law->add_option("file", args->path, "table JSON")->required();
+  law->add_option("--residuals", args->csv_out, "write every saturated cell's S, law and residual as CSV (- for stdout)");
+  law->callback([&selected, args] { selected = [args] { return run_law(*args); }; });
 }
 
 }  // namespace atomq::cli

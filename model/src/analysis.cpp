@@ -1,4 +1,5 @@
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/launch_sites.hpp"
 #include "atomq/model/metric_names.hpp"
 
 #include "findings.hpp"
@@ -162,6 +163,15 @@ bool evaluate_shared_unit(KernelAnalysis& a, const KernelProfile& profile,
   return true;
 }
 
+// The sites of this launch: its own per-instruction counts, or another launch's structure
+// scaled by this launch's counters (launch_sites.hpp), never another launch's figures.
+void take_sites(KernelAnalysis& a, const KernelProfile& profile) {
+  LaunchSites launch = launch_sites(profile);
+  a.sites = std::move(launch.sites);
+  a.sites_basis = std::move(launch.basis);
+  if (a.sites_basis.basis == InstructionBasis::kDerived) a.notes.push_back("atomic sites " + a.sites_basis.text);
+}
+
 // A CAS retry loop binds the kernel through its chain of attempts even where the unit is not
 // busy: its class is at least what the loop gives (cas_retry.cpp).
 void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
@@ -169,10 +179,11 @@ void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
   if (!t) return;
   const UtilizationClass loop_class = detail::cas_retry_class(*t, r);
   if (!more_bound(loop_class, a.shared_unit_class)) return;
-  a.notes.push_back(fmt::format("class {} from the CAS retry loops ({:.1f} attempts per update, {:.0f}% of the warp "
+  a.notes.push_back(fmt::format("class {} from the CAS retry loops ({:.1f} attempts per update{}, {:.0f}% of the warp "
                                 "instructions); the unit's U alone reads {:.0f}%",
-                                enum_name(loop_class), t->attempts_per_update, 100.0 * t->loop_instruction_share,
-                                100.0 * a.utilization.mean));
+                                enum_name(loop_class), t->attempts_per_update,
+                                a.sites_basis.derived ? " derived from this launch's counters" : "",
+                                100.0 * t->loop_instruction_share, 100.0 * a.utilization.mean));
   a.shared_unit_class = loop_class;
 }
 
@@ -202,7 +213,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   } else {
     shared_ok = evaluate_shared_unit(a, profile, m, r);
   }
-  if (profile.instructions) a.sites = atomic_sites(*profile.instructions);
+  if (profile.instructions) take_sites(a, profile);
   if (shared_ok && !idle_shared_unit) raise_class_for_cas_retry(a, r);
   if (!a.l2.evaluated) a.notes.push_back(a.l2.not_evaluated_reason);
   bind_units(a, profile, r);
@@ -214,6 +225,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
     a.findings.insert(a.findings.begin(), detail::l2_utilization_finding(a));
   detail::add_l2_findings(a, profile, m, r);
   attach_gain_intervals(a, profile, r);
+  a.recommended = recommend_what_if(a);
   a.time = detail::predict_kernel_time(a, profile);
 }
 
@@ -230,10 +242,12 @@ KernelAnalysis analyze(const KernelProfile& profile, const ServiceTimeModel& mod
   } catch (const std::exception& e) {
     // A bug or an exhausted resource must not escape as a crash of the report.
     a.findings.clear();
+    a.recommended.reset();
     detail::add_insufficient_data(
         a, {std::string("internal error while evaluating the model: ") + e.what()});
   } catch (...) {
     a.findings.clear();
+    a.recommended.reset();
     detail::add_insufficient_data(a, {"internal error while evaluating the model"});
   }
   return a;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "atomq/model/launch_sites.hpp"
 #include "atomq/model/wavefronts.hpp"
 
 namespace atomq::model {
@@ -32,7 +33,8 @@ json to_json(const GainInterval& g) {
 }
 
 json to_json(const WhatIf& w) {
-  json j = {{"change", w.change},
+  json j = {{"id", enum_name(w.id)},
+          {"change", w.change},
           {"interval", to_json(w.interval)},
           {"queue_length", num(w.queue_length)},
           {"active_lanes", num(w.active_lanes)},
@@ -48,6 +50,19 @@ json to_json(const WhatIf& w) {
           {"basis", w.basis}};
   if (w.least_change_time_ns) j["least_change_time_ns"] = num(w.least_change_time_ns);
   return j;
+}
+
+json to_json(const L2LawEvaluation& e) {
+  if (!e.evaluated) return {{"evaluated", false}, {"reason", e.not_evaluated_reason}};
+  return {{"evaluated", true},
+          {"sectors_per_request", num(e.sectors_per_request)},
+          {"chains", num(e.chains)},
+          {"request_cycles", num(e.request_cycles)},
+          {"sector_cycles", num(e.sector_cycles)},
+          {"chain_cycles", num(e.chain_cycles)},
+          {"exponent", num(e.exponent)},
+          {"service_cycles", num(e.service_cycles)},
+          {"utilization", num(e.utilization)}};
 }
 
 // The L2 queue: utilization of the hottest slice, why that service time, the op and where it
@@ -83,7 +98,8 @@ json to_json(const L2Queue& q) {
           {"expected_busy_fraction", num(q.expected_busy_fraction)},
           {"busy_cross_check", q.busy_cross_check},
           {"request_utilization", num(q.request_utilization)},
-          {"utilization_basis", enum_name(q.utilization_basis)}};
+          {"utilization_basis", enum_name(q.utilization_basis)},
+          {"law", to_json(q.law)}};
 }
 
 json to_json(const Finding& f) {
@@ -93,6 +109,20 @@ json to_json(const Finding& f) {
   return {{"kind", enum_name(f.kind)}, {"title", f.title},
           {"evidence", evidence},      {"details", f.details},
           {"recommendation", f.recommendation}, {"what_ifs", what_ifs}};
+}
+
+// The what-if every output recommends (KernelAnalysis::recommended), where it sits among the
+// findings, and its expected gain as each output shows it (WhatIf::gain_low / gain_high); null
+// when none is recommended.
+json recommended_json(const KernelAnalysis& a) {
+  const WhatIf* w = a.recommended_what_if();
+  if (!w) return nullptr;
+  return {{"id", enum_name(w->id)},
+          {"change", w->change},
+          {"finding", a.recommended->finding},
+          {"what_if", a.recommended->what_if},
+          {"gain_low", num(w->gain_low())},
+          {"gain_high", num(w->gain_high())}};
 }
 
 }  // namespace
@@ -187,9 +217,11 @@ json analysis_json(const KernelAnalysis& a) {
   json sites = json::array();
   for (const AtomicSite& s : a.sites) sites.push_back(to_json(s));
   doc["sites"] = sites;
+  if (a.sites_basis.present) doc["sites_basis"] = sites_basis_json(a.sites_basis);  // measured or derived
   json findings = json::array();
   for (const Finding& f : a.findings) findings.push_back(to_json(f));
   doc["findings"] = findings;
+  doc["recommended_what_if"] = recommended_json(a);
   doc["notes"] = a.notes;
   return doc;
 }
@@ -212,7 +244,8 @@ std::string comparison_to_json(const KernelComparison& c) {
   doc["more_atomic_bound"] = c.more_atomic_bound;
   doc["speedup_b_over_a"] = num(c.speedup_b_over_a);
   if (c.predicted_gain)
-    doc["predicted_gain"] = {{"change", c.predicted_gain->change},
+    doc["predicted_gain"] = {{"id", enum_name(c.predicted_gain->id)},
+                             {"change", c.predicted_gain->change},
                              {"interval", to_json(c.predicted_gain->interval)},
                              {"measured", num(c.predicted_gain->measured)},
                              {"inside", c.predicted_gain->inside}};

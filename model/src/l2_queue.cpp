@@ -3,6 +3,9 @@
 // utilization of that slice with the busy counter as a cross-check (docs/model.md).
 #include "atomq/model/l2_queue.hpp"
 
+#include "atomq/model/l2_law.hpp"
+#include "atomq/model/metric_names.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -239,6 +242,37 @@ void apply_overstated_requests(L2Queue& q, const Rules& r) {
       percent(q.request_utilization), percent(*busy), percent(q.calibrated_busy_fraction));
 }
 
+// The law's S and U for the queue's op at the kernel's sectors per request and the hot-line
+// chains its hottest share means (docs/model.md, "The L2 law").
+L2LawEvaluation evaluate_law(const L2Queue& q, const L2Section& s) {
+  L2LawEvaluation e;
+  const L2Law& law = l2_law_of(s);
+  const L2Inputs& in = q.inputs;
+  if (!law.fitted) {
+    e.not_evaluated_reason = law.not_fitted_reason;
+    return e;
+  }
+  if (!(in.sectors_per_request && *in.sectors_per_request > 0)) {
+    e.not_evaluated_reason = fmt::format("missing {} / {}", metric::kL2AtomSectors, metric::kL2RedSectors);
+    return e;
+  }
+  const L2LawOpTerms* terms = law.terms(q.op);
+  if (!terms) {
+    e.not_evaluated_reason = "the law has no terms for " + enum_name(q.op);
+    return e;
+  }
+  e.sectors_per_request = *in.sectors_per_request;
+  e.chains = law.chains_at_share(in.hottest_share);
+  e.request_cycles = terms->request_cycles;
+  e.sector_cycles = terms->sector_cycles;
+  e.chain_cycles = terms->chain_cycles;
+  e.exponent = law.exponent;
+  e.service_cycles = *law.service_cycles(q.op, e.sectors_per_request, e.chains);
+  e.utilization = in.elapsed_cycles > 0 ? in.requests_hottest_slice * e.service_cycles / in.elapsed_cycles : 0.0;
+  e.evaluated = true;
+  return e;
+}
+
 void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, const Rules& r) {
   std::string note;
   auto inputs = derive_l2_inputs(profile, s, note);
@@ -301,6 +335,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   else if (s.l2_clock_mhz > 0)
     q.atomic_bound_time_ns = q.busy_cycles / s.l2_clock_mhz * 1000.0;
   q.utilization_class = classify_l2(q.utilization, r);
+  q.law = evaluate_law(q, s);
   q.evaluated = true;
 }
 

@@ -48,8 +48,10 @@ std::map<std::string, std::vector<std::string>> cpp_tables() {
           {"binding_unit", names<BindingUnit>()},
           {"origin", names<Origin>()},
           {"finding_kind", names<FindingKind>()},
+          {"what_if_id", names<WhatIfId>()},
           {"counter_source", names<CounterSource>()},
           {"site_unit", names<SiteUnit>()},
+          {"instruction_basis", names<InstructionBasis>()},
           {"l2_service_basis", names<L2ServiceBasis>()},
           {"l2_utilization_basis", names<L2UtilizationBasis>()}};
 }

@@ -1,6 +1,9 @@
 // A small, complete service table built in code, for tests of readers and writers.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+
 #include "atomq/calibration/service_table.hpp"
 
 namespace atomq::test {
@@ -33,6 +36,55 @@ inline double synthetic_l2_cycles(GlobalAtomicOp op, AddressSpread spread) {
     default:
       return cas ? 5.6 : 4.8;
   }
+}
+
+// The synthetic L2 law (model/l2_law.hpp) each op's law cells follow, p = 4: a request costs
+// the many-lines S, a sector the whole-line S over its sectors (two for CAS), an update of one
+// word waits the one-address S.
+struct SyntheticLawTerms {
+  double a, b, lambda;
+};
+inline SyntheticLawTerms synthetic_law_terms(GlobalAtomicOp op) {
+  using Op = GlobalAtomicOp;
+  const bool cas = op == Op::kAtomCasU32 || op == Op::kAtomCasU64;
+  return {synthetic_l2_cycles(op, AddressSpread::kManyLines), cas ? 2.5 : 1.1,
+          synthetic_l2_cycles(op, AddressSpread::kOneAddress)};
+}
+inline constexpr double kSyntheticLawExponent = 4.0;
+
+inline double synthetic_law_cycles(GlobalAtomicOp op, double sectors, double chains) {
+  const SyntheticLawTerms t = synthetic_law_terms(op);
+  return std::pow(std::pow(std::max(t.a, t.b * sectors), kSyntheticLawExponent) +
+                      std::pow(t.lambda / chains, kSyntheticLawExponent),
+                  1.0 / kSyntheticLawExponent);
+}
+
+// Law-sweep cells made by that law: H hot words one per line (the hottest slice holds 2/3 of one
+// line's requests, down to 1/48 of them) and packed (32 words a line, 4 sectors when whole).
+inline void add_synthetic_law_cells(calibration::L2Section& l2) {
+  for (GlobalAtomicOp op : l2.ops)
+    for (int h : {1, 2, 4, 8, 16, 64, 256, 1024, 4096})
+      for (bool packed : {false, true}) {
+        calibration::L2Cell c;
+        c.op = op;
+        c.spread = packed ? AddressSpread::kOneLine : AddressSpread::kManyLines;
+        c.warps_per_sm = l2.warps_per_sm.back();
+        c.hot_addresses = c.addresses = h;
+        c.packed = packed;
+        const double lines = packed ? std::ceil(h / 32.0) : h;
+        c.hottest_slice_share = 0.667 * std::max(1.0 / lines, 1.0 / 48);
+        const bool cas = op == GlobalAtomicOp::kAtomCasU32 || op == GlobalAtomicOp::kAtomCasU64;
+        c.sectors_per_request = packed ? std::min(cas ? 2.0 : 4.0, std::ceil(h / 8.0)) : 1.0;
+        c.requests_per_instruction = packed ? 1.5 : 48;
+        c.cycles_per_request = synthetic_law_cycles(op, c.sectors_per_request, std::max(1.0, lines * c.hottest_slice_share / 0.667));
+        c.cycles_min = c.cycles_max = c.cycles_per_request;
+        c.busy_fraction = 0.85;
+        c.gpu_requests_per_cycle = 1.0 / (c.cycles_per_request * c.hottest_slice_share);
+        c.duration_ns = 1e6;
+        c.requests = 1e7;
+        c.requests_in_flight = 1e4;
+        l2.law_cells.push_back(c);
+      }
 }
 
 // A synthetic L2 section (made-up but H200-shaped numbers, not a measurement): every op and
@@ -73,6 +125,7 @@ inline calibration::L2Section make_synthetic_l2_section() {
         c.gpu_requests_per_cycle = 1.0 / (c.cycles_per_request * c.hottest_slice_share);
         l2.cells.push_back(c);
       }
+  add_synthetic_law_cells(l2);
   return l2;
 }
 

@@ -19,6 +19,7 @@ struct L2Spec {
   int slices = 96;
   std::optional<double> busy_fraction;  // lts__d_atomic_input_cycles_active.max / elapsed
   std::optional<double> warp_instructions;  // REDG + ATOMG
+  double sectors_per_request = 0;       // lts__t_sectors_op_{atom,red} / requests (0: not read)
 };
 
 inline void add_l2_counters(model::KernelProfile& p, const L2Spec& s) {
@@ -32,6 +33,10 @@ inline void add_l2_counters(model::KernelProfile& p, const L2Spec& s) {
   p.counters[m::kL2CyclesElapsedSum] = s.elapsed_cycles * s.slices;
   if (s.busy_fraction) p.counters[m::kL2AtomicBusyMax] = *s.busy_fraction * s.elapsed_cycles;
   if (s.warp_instructions) p.counters[m::kGlobalRedInst] = *s.warp_instructions;
+  if (s.sectors_per_request > 0) {
+    p.counters[m::kL2RedSectors] = s.red * s.sectors_per_request;
+    p.counters[m::kL2AtomSectors] = s.atom * s.sectors_per_request;
+  }
 }
 
 }  // namespace atomq::test

@@ -17,7 +17,7 @@ namespace {
 
 using test::kL2ClockMhz;
 using test::L2Spec;
-using test::what_if_starting;
+using test::what_if_with;
 
 bool has_l2_finding(const KernelAnalysis& a) {
   return a.has(FindingKind::kL2HotAddress) || a.has(FindingKind::kL2HotSlice) ||
@@ -97,14 +97,14 @@ TEST_F(L2Queue, SameAddressIntegerReductionIsASevereHotAddress) {
   const Finding* hot = a.find(FindingKind::kL2HotAddress);
   ASSERT_NE(hot, nullptr);
   EXPECT_FALSE(a.has(FindingKind::kL2Throughput));
-  const WhatIf* privatize = what_if_starting(*hot, "privatize");
+  const WhatIf* privatize = what_if_with(*hot, WhatIfId::kPrivatize);
   ASSERT_NE(privatize, nullptr);
   EXPECT_GT(privatize->speedup, 2.0);
   EXPECT_FALSE(privatize->basis.empty());
-  const WhatIf* aggregate = what_if_starting(*hot, "aggregate");
+  const WhatIf* aggregate = what_if_with(*hot, WhatIfId::kAggregateInWarp);
   ASSERT_NE(aggregate, nullptr) << "48 requests per warp instruction can merge";
   EXPECT_GT(aggregate->speedup, 2.0);
-  EXPECT_NE(what_if_starting(*hot, "spread the hot counters"), nullptr);
+  EXPECT_NE(what_if_with(*hot, WhatIfId::kSpreadCopies), nullptr);
 }
 
 TEST_F(L2Queue, FloatAddToOneAddressIsHotAndItsBusyCounterUnderReads) {
@@ -120,13 +120,34 @@ TEST_F(L2Queue, FloatAddToOneAddressIsHotAndItsBusyCounterUnderReads) {
   EXPECT_NE(a.l2.busy_cross_check.find("consistent"), std::string::npos) << a.l2.busy_cross_check;
   const Finding* hot = a.find(FindingKind::kL2HotAddress);
   ASSERT_NE(hot, nullptr);
-  const WhatIf* privatize = what_if_starting(*hot, "privatize");
+  const WhatIf* privatize = what_if_with(*hot, WhatIfId::kPrivatize);
   ASSERT_NE(privatize, nullptr);
   // One shared word in a CAS loop: ~33 wavefronts per update spread over 132 SMs, ~2 ms.
   ASSERT_TRUE(privatize->predicted_time_ns);
   EXPECT_GT(*privatize->predicted_time_ns, 1.0e6);
   EXPECT_LT(*privatize->predicted_time_ns, 4.0e6);
   EXPECT_NE(privatize->basis.find("CAS loop"), std::string::npos) << privatize->basis;
+}
+
+// The L2 law beside the cells: the synthetic table's law (table_fixture.hpp) at one sector per
+// request and one hot line gives the one-address float add its chain cost; without the sectors
+// counter the law says which metric it lacks.
+TEST_F(L2Queue, TheLawIsEvaluatedBesideTheCellsWhereTheSectorsAreRead) {
+  KernelProfile p = scatter_add(true);
+  const KernelAnalysis without = analyze(p, model);
+  ASSERT_TRUE(without.l2.evaluated);
+  EXPECT_FALSE(without.l2.law.evaluated);
+  EXPECT_NE(without.l2.law.not_evaluated_reason.find(metric::kL2RedSectors), std::string::npos)
+      << without.l2.law.not_evaluated_reason;
+  p.counters[metric::kL2RedSectors] = *p.counter(metric::kL2RedRequests);
+  p.counters[metric::kL2AtomSectors] = 0;
+  const KernelAnalysis a = analyze(p, model);
+  ASSERT_TRUE(a.l2.law.evaluated) << a.l2.law.not_evaluated_reason;
+  EXPECT_DOUBLE_EQ(a.l2.law.chains, 1.0);
+  EXPECT_NEAR(a.l2.law.service_cycles, test::synthetic_law_cycles(GlobalAtomicOp::kRedAddF32, 1.0, 1.0), 0.05);
+  EXPECT_NEAR(a.l2.law.utilization,
+              a.l2.inputs.requests_hottest_slice * a.l2.law.service_cycles / a.l2.inputs.elapsed_cycles, 1e-9);
+  EXPECT_EQ(a.l2.utilization, without.l2.utilization) << "the law does not set U yet";
 }
 
 TEST_F(L2Queue, FloatAddOver1024AddressesIsClassedByTheHottestSlice) {
@@ -142,7 +163,7 @@ TEST_F(L2Queue, FloatAddOver1024AddressesIsClassedByTheHottestSlice) {
   EXPECT_EQ(a.utilization_class, a.l2.utilization_class);
   const Finding* hot = a.find(FindingKind::kL2HotSlice);
   ASSERT_NE(hot, nullptr);
-  const WhatIf* privatize = what_if_starting(*hot, "privatize");
+  const WhatIf* privatize = what_if_with(*hot, WhatIfId::kPrivatize);
   ASSERT_NE(privatize, nullptr);
   // 1024 bins x 1056 persistent blocks merge; the rest of the kernel stays.
   EXPECT_NEAR(privatize->instructions, 1024.0 * 132 * 8, 1.0);
@@ -170,12 +191,12 @@ TEST_F(L2Queue, AlreadyPrivatizedTrafficIsNotToldToPrivatize) {
   EXPECT_EQ(a.binding_unit, BindingUnit::kL2AtomicUnit);
   ASSERT_TRUE(has_l2_finding(a));
   for (const Finding& f : a.findings) {
-    for (const WhatIf& w : f.what_ifs) EXPECT_EQ(w.change.find("privatize"), std::string::npos) << w.change;
+    for (const WhatIf& w : f.what_ifs) EXPECT_NE(w.id, WhatIfId::kPrivatize) << w.change;
     EXPECT_EQ(f.recommendation.find("privatize into shared"), std::string::npos) << f.recommendation;
   }
   const Finding* merge = a.find(FindingKind::kL2HotSlice);
   ASSERT_NE(merge, nullptr);
-  const WhatIf* persistent = what_if_starting(*merge, "persistent grid");
+  const WhatIf* persistent = what_if_with(*merge, WhatIfId::kPersistentGrid);
   ASSERT_NE(persistent, nullptr);
   EXPECT_GT(persistent->speedup, 2.0);
 }

@@ -3,6 +3,7 @@
 // findings with evidence, recommendation and what-if predictions (docs/model.md).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "atomq/model/rules.hpp"
 #include "atomq/model/service_time.hpp"
 #include "atomq/model/utilization_class.hpp"
+#include "atomq/model/what_if_id.hpp"
 
 #include "atomq/common/enum_names.hpp"
 
@@ -24,6 +26,7 @@ enum class FindingKind {
   kUtilization,                  // the class statement; always present when evaluable
   kHighUtilizationHighConflict,
   kHighUtilizationLowConflict,
+  kSharedThroughput,             // saturated by cheap atomics: no conflict, CAS or lane waste to remove
   kCasHeavy,
   kCasRetry,                     // a CAS loop retries: many attempts per update (per-instruction data)
   kLatencyBound,
@@ -36,11 +39,12 @@ enum class FindingKind {
   kTableMismatch,
 };
 // Stable ids, used in the analysis JSON and the report.
-constexpr std::array<EnumName<FindingKind>, 14> enum_names(FindingKind) {
+constexpr std::array<EnumName<FindingKind>, 15> enum_names(FindingKind) {
   return {{{FindingKind::kInsufficientData, "insufficient_data"},
            {FindingKind::kUtilization, "utilization"},
            {FindingKind::kHighUtilizationHighConflict, "high_utilization_high_conflict"},
            {FindingKind::kHighUtilizationLowConflict, "high_utilization_low_conflict"},
+           {FindingKind::kSharedThroughput, "shared_throughput"},
            {FindingKind::kCasHeavy, "cas_heavy"},
            {FindingKind::kCasRetry, "cas_retry"},
            {FindingKind::kLatencyBound, "latency_bound"},
@@ -67,6 +71,7 @@ struct ModelChange {
   std::optional<double> cas_share;    // c
   std::optional<double> wavefronts_per_instruction;  // k
   double instruction_factor = 1.0;    // N multiplied by this (after the e scaling)
+  WhatIfId id = WhatIfId::kCustom;    // the kind of change, carried into the WhatIf
 };
 
 // The gain of a what-if as an interval, each end with its basis (docs/model.md, "What-if
@@ -88,7 +93,8 @@ struct GainInterval {
 };
 
 struct WhatIf {
-  std::string change;
+  WhatIfId id = WhatIfId::kCustom;       // the kind of change: what to match on, never `change`
+  std::string change;                    // the change in words, with the kernel's figures
   double queue_length = 0, active_lanes = 0, cas_share = 0, wavefronts_per_instruction = 0;
   double instructions = 0;
   double service_cycles = 0;
@@ -103,6 +109,15 @@ struct WhatIf {
   // taken from it, its high end from predicted_time_ns (the largest change).
   std::optional<double> least_change_time_ns;
   GainInterval interval;                 // speedup is interval.high where the interval is evaluated
+  // The expected gain every output shows: the interval's ends, or the speedup where the interval
+  // is not evaluated (then both ends are the speedup).
+  double gain_low() const { return interval.evaluated ? interval.low : speedup; }
+  double gain_high() const { return interval.evaluated ? interval.high : speedup; }
+};
+
+// Where a what-if sits in the analysis: findings[finding].what_ifs[what_if].
+struct WhatIfRef {
+  std::size_t finding = 0, what_if = 0;
 };
 
 struct Finding {
@@ -177,10 +192,16 @@ struct KernelAnalysis {
   KernelTimePrediction time;
   // Per-site figures when the profile has per-instruction counts (atomic_sites.hpp).
   std::vector<AtomicSite> sites;
+  SitesBasis sites_basis;  // measured on this launch, or derived from its counters (launch_sites.hpp)
   std::vector<Finding> findings;
+  // The what-if the analysis recommends (recommend_what_if): the largest gain among those that
+  // cannot lose; every output names this one with its gain_low() to gain_high().
+  std::optional<WhatIfRef> recommended;
   std::vector<std::string> notes;
 
   const Finding* find(FindingKind kind) const;
+  const WhatIf* recommended_what_if() const;
+  const Finding* recommended_finding() const;  // the finding whose what-if is recommended
   bool has(FindingKind kind) const { return find(kind) != nullptr; }
 };
 
@@ -195,6 +216,11 @@ void attach_gain_intervals(KernelAnalysis& analysis, const KernelProfile& profil
 // to every what-if of analyze()'s findings).
 GainInterval shared_unit_interval(const KernelAnalysis& analysis, const KernelProfile& profile, const WhatIf& w,
                                   const Rules& rules = default_rules());
+
+// The what-if to recommend among the analysis' findings (what_if.cpp; called by analyze()): the
+// largest speedup among those whose interval does not reach below 1x (a what-if that can lose,
+// e.g. one copy per warp, is an estimate, not a fix); none when no what-if qualifies.
+std::optional<WhatIfRef> recommend_what_if(const KernelAnalysis& analysis);
 
 // The model's prediction for a change of an evaluated kernel.
 WhatIf predict(const KernelAnalysis& analysis, const ServiceTimeModel& model,

@@ -72,6 +72,23 @@ struct L2Inputs {
 std::optional<L2Inputs> derive_l2_inputs(const KernelProfile& profile, const calibration::L2Section& section,
                                          std::string& note);
 
+// The hottest slice by the calibrated L2 law (l2_law.hpp), evaluated beside the queue's cell
+// choice: its S and U for the kernel's op, sectors per request and hot-line chains; not
+// evaluated (with the missing counter or table part named) where its inputs are absent. It
+// does not set the class yet: docs/model.md, "The L2 law", says where it and the cells differ.
+struct L2LawEvaluation {
+  bool evaluated = false;
+  std::string not_evaluated_reason;
+  double sectors_per_request = 0;
+  double chains = 0;           // m: hot lines at the hottest slice, from its share
+  double request_cycles = 0;   // a_op
+  double sector_cycles = 0;    // b_op
+  double chain_cycles = 0;     // lambda_op
+  double exponent = 0;         // p
+  double service_cycles = 0;   // S by the law
+  double utilization = 0;      // requests at the hottest slice x S / elapsed, as computed (may exceed 1)
+};
+
 struct L2Queue {
   bool evaluated = false;
   std::string not_evaluated_reason;  // when !evaluated
@@ -94,6 +111,7 @@ struct L2Queue {
   std::optional<double> expected_busy_fraction;  // U x the saturated cell's busy fraction
   std::string busy_cross_check;       // the busy counter against that, in words
   UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
+  L2LawEvaluation law;                // the L2 law's figures for the same slice
 };
 
 // Never throws. section may be null (a table without an L2 section): not evaluated.

@@ -1,0 +1,112 @@
+// The L2 law (model/l2_law.hpp): recovered from cells it generated, fitted on the committed
+// calibration within the residual bounds docs/model.md states, and not fitted without law cells.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/model/l2_law.hpp"
+
+namespace atomq::model {
+namespace {
+
+using calibration::L2Cell;
+using calibration::L2Section;
+
+double law_value(double a, double b, double lambda, double p, double s, double m) {
+  return std::pow(std::pow(std::max(a, b * s), p) + std::pow(lambda / m, p), 1.0 / p);
+}
+
+// Law cells of one op over hot lines (one per line, the hottest slice holding `share` of H) and
+// packed lines, with S made by the law itself.
+L2Section synthetic_section(double a, double b, double lambda, double p) {
+  L2Section s;
+  s.slices = 96;
+  s.warps_per_sm = {64};
+  for (int h : {1, 2, 4, 8, 16, 64, 256, 1024, 4096}) {
+    for (bool packed : {false, true}) {
+      L2Cell c;
+      c.op = GlobalAtomicOp::kRedAddF32;
+      c.warps_per_sm = 64;
+      c.hot_addresses = h;
+      c.packed = packed;
+      c.addresses = h;
+      c.requests_per_instruction = 1;
+      const double lines = packed ? std::ceil(h / 32.0) : h;
+      c.hottest_slice_share = std::max(1.0 / lines, 2.0 / 96);  // share of the hottest slice
+      c.sectors_per_request = packed ? std::min(4.0, std::ceil(h / 8.0)) : 1.0;
+      c.hottest_slice_share = std::min(1.0, c.hottest_slice_share);
+      const double chains = std::max(1.0, c.hottest_slice_share * lines);
+      c.cycles_per_request = law_value(a, b, lambda, p, c.sectors_per_request, chains);
+      c.cycles_min = c.cycles_max = c.cycles_per_request;
+      c.duration_ns = 1e6;
+      c.requests = 1e6;
+      c.requests_in_flight = 1;
+      s.law_cells.push_back(c);
+    }
+  }
+  return s;
+}
+
+TEST(L2Law, RecoversTheTermsOfCellsItMade) {
+  const L2Law law = fit_l2_law(synthetic_section(1.2, 1.05, 3.0, 4.0));
+  ASSERT_TRUE(law.fitted) << law.not_fitted_reason;
+  ASSERT_EQ(law.ops.size(), 1u);
+  EXPECT_NEAR(law.ops[0].request_cycles, 1.2, 0.02);
+  EXPECT_NEAR(law.ops[0].sector_cycles, 1.05, 0.02);
+  EXPECT_NEAR(law.ops[0].chain_cycles, 3.0, 0.03);
+  EXPECT_DOUBLE_EQ(law.exponent, 4.0);
+  EXPECT_LT(law.max_abs_residual, 1e-3);
+}
+
+TEST(L2Law, ChainsGrowAsTheHottestShareFalls) {
+  const L2Law law = fit_l2_law(synthetic_section(1.2, 1.05, 3.0, 4.0));
+  ASSERT_TRUE(law.fitted);
+  EXPECT_DOUBLE_EQ(law.chains_at_share(1.0), 1.0);
+  double previous = 1.0;
+  for (double share : {0.5, 0.25, 0.1, 0.05, 0.02}) {
+    const double m = law.chains_at_share(share);
+    EXPECT_GE(m, previous) << share;
+    previous = m;
+  }
+}
+
+TEST(L2Law, NotFittedWithoutLawCells) {
+  L2Section s;
+  const L2Law law = fit_l2_law(s);
+  EXPECT_FALSE(law.fitted);
+  EXPECT_NE(law.not_fitted_reason.find("calibrate again"), std::string::npos);
+  EXPECT_FALSE(law.service_cycles(GlobalAtomicOp::kRedAddU32, 1, 1).has_value());
+}
+
+// The committed H200 calibration: the law's residuals over its saturated cells stay at what
+// docs/model.md states (median 7.9%, max 47.6%; the goal of 5% / 15% is not met, the doc
+// names the effects the law lacks), and the terms keep the physics the cells show: float adds
+// wait about 2-3 cycles between updates of one word, integer ops are not slower on one word
+// than the pipeline, and a dependent atomic's round trip does not shrink under load.
+TEST(L2Law, FitsTheCommittedCalibration) {
+  const calibration::ServiceTable t = calibration::load_service_table(std::string(ATOMQ_BUNDLED_TABLE_DIR) + "/GH100.json");
+  const L2Law law = fit_l2_law(t.l2);
+  ASSERT_TRUE(law.fitted) << law.not_fitted_reason;
+  EXPECT_LE(law.median_abs_residual, 0.08);
+  EXPECT_LE(law.max_abs_residual, 0.48);
+  EXPECT_EQ(law.ops.size(), t.l2.ops.size());
+  for (const L2LawOpTerms& o : law.ops) {
+    EXPECT_GT(o.request_cycles, 1.0) << enum_name(o.op);
+    EXPECT_LT(o.request_cycles, 1.5) << enum_name(o.op);
+    const bool float_add = o.op == GlobalAtomicOp::kRedAddF32 || o.op == GlobalAtomicOp::kRedAddF64 ||
+                           o.op == GlobalAtomicOp::kAtomAddF64 || o.op == GlobalAtomicOp::kAtomAddF16x2 ||
+                           o.op == GlobalAtomicOp::kAtomAddBF16x2;
+    if (float_add)
+      EXPECT_GT(o.chain_cycles, 1.5) << enum_name(o.op);
+    else
+      EXPECT_LT(o.chain_cycles, 0.5) << enum_name(o.op);
+  }
+  ASSERT_TRUE(law.latency_alone_ns.has_value());
+  EXPECT_GT(*law.latency_alone_ns, 100);
+  EXPECT_GE(law.latency_loaded_ns.value_or(0), *law.latency_alone_ns * 0.9);
+}
+
+}  // namespace
+}  // namespace atomq::model
