@@ -133,7 +133,7 @@ gtest_discover_tests(atomq_l2_gpu_tests PROPERTIES LABELS gpu
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
 
 add_executable(atomq_analyzer_unit_tests unit/metric_list_test.cpp unit/injected_run_test.cpp
-  unit/loaded_code_test.cpp)
+  unit/loaded_code_test.cpp unit/recordings_current_test.cpp)
 target_link_libraries(atomq_analyzer_unit_tests PRIVATE atomq_collector GTest::gtest_main)
 # A real cubin for the ELF symbol reader of the loaded-code store (no GPU needed).
 set(library_kernels_cubin ${CMAKE_CURRENT_BINARY_DIR}/library_kernels.cubin)
@@ -145,7 +145,8 @@ add_custom_command(OUTPUT ${library_kernels_cubin}
 add_custom_target(library_kernels_cubin DEPENDS ${library_kernels_cubin})
 add_dependencies(atomq_analyzer_unit_tests library_kernels_cubin)
 target_compile_definitions(atomq_analyzer_unit_tests PRIVATE
-  ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures" ATOMQ_TEST_CUBIN="${library_kernels_cubin}")
+  ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures" ATOMQ_TEST_CUBIN="${library_kernels_cubin}"
+  ATOMQ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 set_target_properties(atomq_analyzer_unit_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
 gtest_discover_tests(atomq_analyzer_unit_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 
