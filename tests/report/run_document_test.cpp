@@ -50,12 +50,11 @@ TEST(RunDocument, RecordedRunsLoadWithTheirProvenance) {
     const RunDocument run = load_run_document(path);
     EXPECT_FALSE(run.profiles.empty()) << path;
     // The commit that recorded each file, as its README says.
-    const bool rank_run = path.find("/rank_") != std::string::npos;
-    EXPECT_EQ(run.info.atomq_commit, rank_run ? "9a79cdc1b96b" : "26251588f68b") << path;
+    EXPECT_EQ(run.info.atomq_commit, "b1390dd12fb4-dirty") << path;
     for (const auto& p : run.profiles) EXPECT_EQ(p.device.chip, "GH100");
     kernels += run.profiles.size();
   }
-  EXPECT_EQ(kernels, 12u + 6u);  // 12 histogram runs, 6 profiled launches of the test program
+  EXPECT_EQ(kernels, 12u + 7u);  // 12 histogram runs, 7 profiled launches of the test program (no_atomics twice)
   const RunDocument hist = load_run_document(recorded("hist/naive_global-single.json"));
   EXPECT_EQ(hist.label, "naive_global-single");
   EXPECT_EQ(hist.info.source, "in_process");

@@ -54,9 +54,12 @@ TEST(Recordings, HoldEveryCounterTheCollectorReadsToday) {
       if (kind != "in_process" && kind != "injected") continue;  // ncu exports read what ncu wrote
       ++checked;
       const auto& counters = profile.at("counters");
+      // A kernel node of a graph launch gets no SASS-patched counters: they read 0 over the
+      // user range around a graph launch, so the collector leaves them out (kernel_profiler.cpp).
+      const bool graph_node = profile.value("/source/detail"_json_pointer, std::string()).rfind("graph launch", 0) == 0;
       std::string missing;
       for (const std::string& m : metrics)
-        if (!counters.contains(m)) missing += " " + m;
+        if (!counters.contains(m) && !(graph_node && m.rfind("smsp__sass_", 0) == 0)) missing += " " + m;
       EXPECT_TRUE(missing.empty()) << file.string() << " (" << profile.value("/kernel/name"_json_pointer, std::string())
                                    << ") lacks:" << missing;
     }
