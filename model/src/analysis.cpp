@@ -199,6 +199,15 @@ void add_findings_with_warp_copies(KernelAnalysis& a, const KernelProfile& profi
     a.findings.front().what_ifs.push_back(std::move(*w));
 }
 
+// A kernel neither atomic unit binds: its headline says which floor does, with its numbers,
+// instead of "look elsewhere".
+void name_the_other_floor(KernelAnalysis& a) {
+  if (a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization ||
+      a.utilization_class != UtilizationClass::kNotAtomicBound || a.time.other_floor.empty())
+    return;
+  a.findings.front().recommendation = "Not the atomics: " + a.time.other_floor + ".";
+}
+
 // Both queues, the kernel's class and binding unit, then the findings: the headline first.
 void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
               const Rules& r) {
@@ -227,6 +236,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   attach_gain_intervals(a, profile, r);
   a.recommended = recommend_what_if(a);
   a.time = detail::predict_kernel_time(a, profile);
+  name_the_other_floor(a);
 }
 
 }  // namespace

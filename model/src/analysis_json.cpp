@@ -213,7 +213,9 @@ json analysis_json(const KernelAnalysis& a) {
                  {"issue_ns", num(a.time.issue_ns)},
                  {"memory_ns", num(a.time.memory_ns)},
                  {"predicted_ns", num(a.time.predicted_ns)},
-                 {"bound_by", a.time.bound_by}};
+                 {"bound_by", a.time.bound_by},
+                 {"other_floor", a.time.other_floor},
+                 {"sm_active_balance", num(a.time.sm_active_balance)}};
   json sites = json::array();
   for (const AtomicSite& s : a.sites) sites.push_back(to_json(s));
   doc["sites"] = sites;

@@ -1,8 +1,11 @@
 // Predicted kernel time (docs/model.md, "Predicted kernel time"): the largest floor the counters
 // give. Each floor is a time the kernel cannot beat: an atomic unit busy that long, the busiest
 // SM issuing its warp instructions at 4 per cycle, the DRAM bytes read at the peak bandwidth.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "atomq/model/metric_names.hpp"
 #include "findings.hpp"
@@ -11,8 +14,34 @@ namespace atomq::model::detail {
 
 namespace {
 
+constexpr double kFloorExplainsShare = 0.7;  // a floor this close to the time binds it (the potential mark)
+constexpr double kFewSmsBalance = 0.25;      // the mean SM active under a quarter of the busiest's cycles
+
 std::optional<double> finite_positive(const std::optional<double>& v) {
   return v && std::isfinite(*v) && *v > 0 ? v : std::nullopt;
+}
+
+std::string percent(double x) { return fmt::format("{:.0f}%", 100.0 * x); }
+
+// The largest non-atomic floor as a share of the kernel's time, in words with its numbers; a
+// kernel whose SMs were mostly idle while one worked says so first (its floors are the busy
+// SM's). Without a floor near the time, what the counters leave open.
+std::string other_floor_text(const KernelTimePrediction& t, const KernelProfile& p, std::optional<double> duration) {
+  if (!duration) return "";
+  const double T = *duration;
+  if (t.sm_active_balance > 0 && t.sm_active_balance < kFewSmsBalance)
+    return fmt::format("few SMs do the work: the mean SM was active {} of the busiest SM's cycles",
+                       percent(t.sm_active_balance));
+  const double issue = t.issue_ns.value_or(0) / T, memory = t.memory_ns.value_or(0) / T;
+  if (memory >= kFloorExplainsShare && memory >= issue)
+    return fmt::format("DRAM bandwidth: reading {:.3g} MB at the {:.0f} GB/s peak takes {} of the kernel's time",
+                       *p.counter(metric::kDramBytesRead) / 1e6, p.device.dram_peak_bytes_per_s / 1e9, percent(memory));
+  if (issue >= kFloorExplainsShare)
+    return fmt::format("instruction issue: the busiest SM issued warp instructions in {} of its cycles (4 per cycle)",
+                       percent(issue));
+  return fmt::format("no floor the counters give explains its time: DRAM {}, instruction issue {} of it (latency "
+                     "or other work)",
+                     t.memory_ns ? percent(memory) : std::string("unknown"), t.issue_ns ? percent(issue) : std::string("unknown"));
 }
 
 }  // namespace
@@ -41,6 +70,9 @@ KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelPr
       t.predicted_ns = **floor;
       t.bound_by = name;
     }
+  const auto active_avg = finite_positive(p.counter(metric::kCyclesActiveAvg));
+  if (active_avg && active) t.sm_active_balance = std::min(1.0, *active_avg / *active);
+  t.other_floor = other_floor_text(t, p, duration);
   return t;
 }
 

@@ -60,8 +60,9 @@ std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel
   }
   return fmt::format("{}: {}; {} ({}): no atomic change is predicted to pay, {}", s.name, time_share(s),
                      binding_words(a.binding_unit), enum_name(a.utilization_class),
-                     a.l2.evaluated ? "its time goes to memory, compute or latency"
-                                    : "but its L2 atomics were not measured, so global atomics are not ruled out");
+                     !a.l2.evaluated ? "but its L2 atomics were not measured, so global atomics are not ruled out"
+                     : a.time.other_floor.empty() ? "its time goes to memory, compute or latency"
+                                                  : "bound by " + a.time.other_floor);
 }
 
 }  // namespace

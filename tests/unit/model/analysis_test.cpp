@@ -401,5 +401,32 @@ TEST_F(Analysis, OneCopyPerWarpThatCannotGainIsNotProposed) {
     }
 }
 
+// The other side of the verdict: the floor that binds a kernel the atomics do not, named with
+// its numbers: DRAM bandwidth, instruction issue, few SMs doing the work, or none.
+TEST_F(Analysis, TheOtherFloorIsNamedWithItsNumbers) {
+  ProfileSpec s = kernel("copy_like", Pattern{1}, 32, 0, 0.1);
+  s.dram_peak = 4e12;
+  KernelProfile p = test::make_profile(s);
+  const double T = *p.counter(metric::kDurationNs);
+  p.counters[metric::kDramBytesRead] = 0.9 * s.dram_peak * T * 1e-9;
+  const KernelAnalysis memory = analyze(p, model);
+  EXPECT_EQ(memory.time.other_floor.rfind("DRAM bandwidth", 0), 0u) << memory.time.other_floor;
+  EXPECT_NE(memory.time.other_floor.find("90% of the kernel's time"), std::string::npos) << memory.time.other_floor;
+
+  p.counters[metric::kDramBytesRead] = 0.1 * s.dram_peak * T * 1e-9;
+  p.counters[metric::kInstExecutedMax] = 4 * *p.counter(metric::kCyclesActiveMax) * 0.8;
+  const KernelAnalysis issue = analyze(p, model);
+  EXPECT_EQ(issue.time.other_floor.rfind("instruction issue", 0), 0u) << issue.time.other_floor;
+
+  p.counters[metric::kInstExecutedMax] = 4 * *p.counter(metric::kCyclesActiveMax) * 0.1;
+  const KernelAnalysis open = analyze(p, model);
+  EXPECT_EQ(open.time.other_floor.rfind("no floor the counters give", 0), 0u) << open.time.other_floor;
+
+  p.counters[metric::kCyclesActiveAvg] = 0.05 * *p.counter(metric::kCyclesActiveMax);
+  const KernelAnalysis few = analyze(p, model);
+  EXPECT_NEAR(few.time.sm_active_balance, 0.05, 1e-9);
+  EXPECT_EQ(few.time.other_floor.rfind("few SMs do the work", 0), 0u) << few.time.other_floor;
+}
+
 }  // namespace
 }  // namespace atomq::model

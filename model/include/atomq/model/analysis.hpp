@@ -171,6 +171,10 @@ struct KernelTimePrediction {
   std::optional<double> atomic_ns, issue_ns, memory_ns;
   std::optional<double> predicted_ns;
   std::string bound_by;  // "atomic units", "instruction issue", "memory"; "" when no floor is known
+  // The floor that binds a kernel the atomics do not, in one line with its numbers (DRAM
+  // bandwidth, instruction issue, or few SMs doing the work), or what the counters leave open.
+  std::string other_floor;
+  double sm_active_balance = 0;  // sm__cycles_active.avg / .max: 1 even, near 0 one SM working
 };
 
 struct KernelAnalysis {
