@@ -107,7 +107,8 @@ TEST(LaunchSites, MeasuredLaunchKeepsItsPerInstructionFigureExactly) {
   const KernelAnalysis a = analyze(launches[0], model);
   EXPECT_EQ(a.sites_basis.basis, InstructionBasis::kMeasured);
   EXPECT_FALSE(a.sites_basis.derived);
-  const AtomicSite& own = cas_site(atomic_sites(uniform_counts()));
+  const std::vector<AtomicSite> own_sites = atomic_sites(uniform_counts());
+  const AtomicSite& own = cas_site(own_sites);
   const AtomicSite& site = cas_site(a.sites);
   EXPECT_DOUBLE_EQ(*site.attempts_per_update, kUniformPerUpdate);
   EXPECT_DOUBLE_EQ(*site.attempts_per_update, *own.attempts_per_update);
