@@ -121,6 +121,9 @@ def case_rows(timings, run, analyses=None):
             row["u_shared"] = (analysis.get("utilization") or {}).get("mean")
             row["u_l2"] = (analysis.get("l2") or {}).get("utilization")
             row["model_bound"] = row["class"] in BOUND_CLASSES
+            # The trivial classifier beside the model: bound where the atomic floor is the largest
+            # of the model's floors (time.bound_by), whatever its share of the time.
+            row["largest_floor_bound"] = (analysis.get("time") or {}).get("bound_by") == "atomic units"
             # The fix's own what-if (the one naming its change); without a fix, the best one.
             best = best_interval(analysis, fix)
             if best:
@@ -180,7 +183,14 @@ def summary_lines(rows):
            "bound_time_error_count": len(errors),
            "bound_time_error_median_below_cap": statistics.median(uncapped) if uncapped else None,
            "bound_time_error_count_below_cap": len(uncapped)}
-    text = [f"- class agrees with the ablation ground truth: {agree} of {len(judged)}",
+    always = sum(r["ground_truth_bound"] for r in judged)
+    floor_judged = [r for r in judged if "largest_floor_bound" in r]
+    floor = sum(r["ground_truth_bound"] == r["largest_floor_bound"] for r in floor_judged)
+    out["always_bound_agrees"] = [always, len(judged)]
+    out["largest_floor_agrees"] = [floor, len(floor_judged)]
+    text = [f"- class agrees with the ablation ground truth: {agree} of {len(judged)} (trivial classifiers: "
+            f"\"always atomic-bound\" {always} of {len(judged)}, \"bound where the atomic floor is the largest of "
+            f"the model's floors\" {floor} of {len(floor_judged)})",
             f"- fix's measured gain inside its predicted interval: {inside} of {len(fixes)}",
             "- atomic-bound kernels (model and truth), median |predicted - measured| / measured time: " +
             ("-" if not errors else f"{100 * out['bound_time_error_median']:.1f}% over {len(errors)} kernels"),
