@@ -74,8 +74,8 @@ L2Cell make_cell(const mb::L2AtomicConfig& config, const mb::L2AtomicLaunch& lau
   c.packed = config.packed;
   c.active_lanes = config.active_lanes;
   c.dependent = config.dependent;
-  // Outstanding requests the grid can hold: one per active lane (dependent chains).
-  c.requests_in_flight = static_cast<double>(launch.active_warps) * config.active_lanes;
+  // Outstanding requests the grid can hold: one per active lane of every warp (dependent chains).
+  c.requests_in_flight = static_cast<double>(launch.threads / 32) * config.active_lanes;
   c.requests_per_instruction = r.requests / static_cast<double>(launch.warp_instructions);
   c.hottest_slice_share = r.hottest_requests / r.requests;
   std::vector<double> cycles, busy, sectors, durations, requests;

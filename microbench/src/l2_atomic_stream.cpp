@@ -132,8 +132,7 @@ L2AtomicLaunch L2AtomicStreamBench::run(const L2AtomicConfig& config) {
   launch.elapsed_ms = ms;
   launch.threads = static_cast<long long>(shape.grid) * shape.warps_per_block * kWarpSize;
   launch.atomics_per_thread = static_cast<long long>(args.iterations) * kL2AtomicUnroll;
-  launch.active_warps = launch.threads / kWarpSize;
-  launch.warp_instructions = launch.active_warps * launch.atomics_per_thread;
+  launch.warp_instructions = launch.threads / kWarpSize * launch.atomics_per_thread;
   launch.addresses = config.hot_addresses > 0
                          ? config.hot_addresses
                          : addresses_of(config.spread, word_bytes, launch.threads);

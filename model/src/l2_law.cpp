@@ -19,6 +19,7 @@ using calibration::L2Cell;
 using calibration::L2Section;
 
 constexpr int kLineBytes = 128;
+constexpr size_t kCachedLaws = 8;
 
 // One saturated observation: S measured at (s, m).
 struct Observation {
@@ -129,12 +130,9 @@ void fit_latency(const L2Section& s, L2Law& law) {
     return c.requests_in_flight * c.duration_ns / atomics;
   };
   std::vector<double> alone, loaded;
-  const int fewest = (*std::min_element(chains.begin(), chains.end(), [](auto* a, auto* b) {
-                       return a->warps_per_sm < b->warps_per_sm;
-                     }))->warps_per_sm;
-  const int most = (*std::max_element(chains.begin(), chains.end(), [](auto* a, auto* b) {
-                     return a->warps_per_sm < b->warps_per_sm;
-                   }))->warps_per_sm;
+  const auto [fewest_cell, most_cell] = std::minmax_element(
+      chains.begin(), chains.end(), [](const L2Cell* a, const L2Cell* b) { return a->warps_per_sm < b->warps_per_sm; });
+  const int fewest = (*fewest_cell)->warps_per_sm, most = (*most_cell)->warps_per_sm;
   for (const L2Cell* c : chains) {
     if (c->warps_per_sm == fewest) alone.push_back(latency(*c));
     if (c->warps_per_sm == most) loaded.push_back(latency(*c));
@@ -226,23 +224,29 @@ static size_t section_digest(const L2Section& s) {
   auto mix = [&h](double v) { h ^= std::hash<double>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   for (const auto* list : {&s.cells, &s.law_cells})
     for (const L2Cell& c : *list) {
-      mix(static_cast<double>(c.op));
-      mix(c.cycles_per_request);
-      mix(c.hottest_slice_share);
-      mix(c.sectors_per_request);
-      mix(c.duration_ns);
+      // Every field the fit reads.
+      for (double v : {static_cast<double>(c.op), static_cast<double>(c.spread), static_cast<double>(c.warps_per_sm),
+                       static_cast<double>(c.addresses), c.cycles_per_request, c.hottest_slice_share,
+                       c.sectors_per_request, c.requests_per_instruction, static_cast<double>(c.hot_addresses),
+                       c.packed ? 1.0 : 0.0, static_cast<double>(c.active_lanes), c.dependent ? 1.0 : 0.0,
+                       c.duration_ns, c.requests, c.requests_in_flight})
+        mix(v);
     }
   return h;
 }
 
-const L2Law& l2_law_of(const L2Section& section) {
+std::shared_ptr<const L2Law> l2_law_of(const L2Section& section) {
   static std::mutex mutex;
-  static std::map<size_t, std::unique_ptr<L2Law>> fitted;
+  static std::map<size_t, std::shared_ptr<const L2Law>> fitted;
   const size_t key = section_digest(section);
   std::lock_guard<std::mutex> lock(mutex);
-  auto& entry = fitted[key];
-  if (!entry) entry = std::make_unique<L2Law>(fit_l2_law(section));
-  return *entry;
+  auto found = fitted.find(key);
+  if (found == fitted.end()) {
+    // A process uses a table or two; tables read by the thousand (the fuzzers) must not pile up.
+    if (fitted.size() >= kCachedLaws) fitted.clear();
+    found = fitted.emplace(key, std::make_shared<const L2Law>(fit_l2_law(section))).first;
+  }
+  return found->second;
 }
 
 }  // namespace atomq::model

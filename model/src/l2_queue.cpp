@@ -246,7 +246,8 @@ void apply_overstated_requests(L2Queue& q, const Rules& r) {
 // chains its hottest share means (docs/model.md, "The L2 law").
 L2LawEvaluation evaluate_law(const L2Queue& q, const L2Section& s) {
   L2LawEvaluation e;
-  const L2Law& law = l2_law_of(s);
+  const std::shared_ptr<const L2Law> fitted = l2_law_of(s);
+  const L2Law& law = *fitted;
   const L2Inputs& in = q.inputs;
   if (!law.fitted) {
     e.not_evaluated_reason = law.not_fitted_reason;

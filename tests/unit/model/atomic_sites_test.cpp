@@ -5,24 +5,13 @@
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/atomic_sites.hpp"
 #include "atomq/model/kernel_profile.hpp"
+#include "instruction_fixture.hpp"
 #include "model_fixture.hpp"
 
 namespace atomq::model {
 namespace {
 
-InstructionRecord rec(long long offset, const char* opcode, double executions, double lanes, double wavefronts = 0,
-                      const char* operands = "", const char* predicate = "") {
-  InstructionRecord r;
-  r.offset = offset;
-  r.opcode = opcode;
-  r.operands = operands;
-  r.predicate = predicate;
-  r.executions = executions;
-  r.lanes = lanes;
-  r.wavefronts = wavefronts;
-  r.wavefronts_ideal = wavefronts > 0 ? executions : 0;
-  return r;
-}
+using test::rec;
 
 // One warp of 32 lanes on one word: 32 CAST.SPIN per entry, lanes 32 + 31 + ... + 1.
 InstructionProfile float_cas_loop(double entries) {

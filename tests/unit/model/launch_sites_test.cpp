@@ -9,6 +9,7 @@
 #include "atomq/model/analysis_json.hpp"
 #include "atomq/model/launch_sites.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "instruction_fixture.hpp"
 #include "model_fixture.hpp"
 
 namespace atomq::model {
@@ -17,18 +18,7 @@ namespace {
 constexpr const char* kSymbol = "_Z10float_histPKjPfj";
 constexpr double kEntries = 524288;  // warp entries into the CAS loop: 16 Mi samples, 32 lanes each
 
-InstructionRecord rec(long long offset, const char* opcode, double executions, double lanes, double wavefronts = 0,
-                      const char* predicate = "") {
-  InstructionRecord r;
-  r.offset = offset;
-  r.opcode = opcode;
-  r.predicate = predicate;
-  r.executions = executions;
-  r.lanes = lanes;
-  r.wavefronts = wavefronts;
-  r.wavefronts_ideal = wavefronts > 0 ? executions : 0;
-  return r;
-}
+using test::rec;
 
 // A grid-stride histogram with the compiler's float CAS loop, shaped like the H200 listing of
 // hist_scatter_add_private: per sample an outer iteration (load, bin, BSSY: the loop's entry),
@@ -46,9 +36,9 @@ InstructionProfile hist_counts(double entries, double cas, double cas_lanes) {
                rec(0x110, "LDS", cas, cas_lanes, cas),
                rec(0x120, "FADD", cas, cas_lanes),
                rec(0x130, "ATOMS.CAST.SPIN", cas, cas_lanes, 2 * cas),
-               rec(0x140, "BRA", cas, cas_lanes - 32 * entries, 0, "@!P0"),
+               rec(0x140, "BRA", cas, cas_lanes - 32 * entries, 0, "", "@!P0"),
                rec(0x150, "BSYNC", entries, 32 * entries),
-               rec(0x160, "BRA", entries, 32 * entries, 0, "@!P1"),
+               rec(0x160, "BRA", entries, 32 * entries, 0, "", "@!P1"),
                rec(0x170, "EXIT", warps, 32 * warps)};
   p.loops = {{0x0e0, 0x160}, {0x110, 0x140}};
   return p;

@@ -53,13 +53,18 @@ TEST(Rules, ThresholdsDecideTheClass) {
   EXPECT_EQ(analyze(p, model, loose).utilization_class, UtilizationClass::kSevere);
 }
 
-TEST(AnalysisJson, CarriesFormatClassFindingsAndWhatIfs) {
+// A kernel at U 95% with 32-way bank conflicts: severe, with a conflict finding and its what-ifs.
+KernelAnalysis conflicted_kernel() {
   const ServiceTimeModel model(test::make_h200_like_table());
   test::ProfileSpec s;
   s.wavefronts_per_instruction = 32;
   s.active_cycles_sum = test::cycles_for_utilization(
       s.instructions, test::oracle_s(32, 32, 0, calibration::OpVariant::kAdd, {0}), 0.95);
-  const KernelAnalysis a = analyze(test::make_profile(s), model);
+  return analyze(test::make_profile(s), model);
+}
+
+TEST(AnalysisJson, CarriesFormatClassFindingsAndWhatIfs) {
+  const KernelAnalysis a = conflicted_kernel();
   const json doc = json::parse(analysis_to_json(a));
   EXPECT_EQ(doc["format"], "atomq.analysis");
   EXPECT_EQ(doc["version"], 1);
@@ -77,12 +82,7 @@ TEST(AnalysisJson, CarriesFormatClassFindingsAndWhatIfs) {
 
 // Each what-if's stable id, and the recommended what-if with the gain every output shows.
 TEST(AnalysisJson, WhatIfsCarryTheirIdAndTheRecommendedOne) {
-  const ServiceTimeModel model(test::make_h200_like_table());
-  test::ProfileSpec s;
-  s.wavefronts_per_instruction = 32;
-  s.active_cycles_sum = test::cycles_for_utilization(
-      s.instructions, test::oracle_s(32, 32, 0, calibration::OpVariant::kAdd, {0}), 0.95);
-  const KernelAnalysis a = analyze(test::make_profile(s), model);
+  const KernelAnalysis a = conflicted_kernel();
   const json doc = json::parse(analysis_to_json(a));
   std::vector<std::string> ids;
   for (const json& f : doc["findings"])
@@ -105,6 +105,7 @@ TEST(AnalysisJson, WhatIfsCarryTheirIdAndTheRecommendedOne) {
 
   test::ProfileSpec idle;
   idle.active_cycles_sum *= 10;  // the unit mostly idle: no what-if
+  const ServiceTimeModel model(test::make_h200_like_table());
   EXPECT_TRUE(json::parse(analysis_to_json(analyze(test::make_profile(idle), model)))["recommended_what_if"].is_null());
 }
 

@@ -34,7 +34,6 @@ struct L2AtomicLaunch {
   long long atomics_per_thread = 0;
   long long warp_instructions = 0;  // warp-level global atomic instructions of the launch
   long long addresses = 0;        // distinct words the grid updates
-  long long active_warps = 0;     // warps in the grid with at least one active lane
 };
 
 class L2AtomicStreamBench {

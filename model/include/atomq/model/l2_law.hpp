@@ -11,6 +11,7 @@
 // Plain C++; fitted with Eigen.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,8 +71,8 @@ struct L2Law {
 // section has no law cells: tables calibrated before the law sweep).
 L2Law fit_l2_law(const calibration::L2Section& section);
 
-// The law of a section, fitted once per section object and kept (the tables of one process are
-// few and live as long as it).
-const L2Law& l2_law_of(const calibration::L2Section& section);
+// The law of a section, fitted once per content and kept while it is among the last few fitted
+// (a process uses a table or two); shared, so a caller's copy outlives the cache's.
+std::shared_ptr<const L2Law> l2_law_of(const calibration::L2Section& section);
 
 }  // namespace atomq::model
