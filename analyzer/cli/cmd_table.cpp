@@ -92,6 +92,12 @@ int run_law(const TableArgs& a) {
   if (law.latency_alone_ns)
     fmt::print("global atomic round trip: {:.0f} ns alone, {:.0f} ns at {:g} in flight per SM\n",
                *law.latency_alone_ns, law.latency_loaded_ns.value_or(0), law.latency_loaded_in_flight_per_sm);
+  if (!law.round_trip.empty()) {
+    fmt::print("round trip of dependent chains (op lanes x warps per SM: in flight -> ns):\n");
+    for (const auto& q : law.round_trip)
+      fmt::print("  {:<14} {:>2} x {:>2}: {:>5g} -> {:.0f}\n", enum_name(q.op), q.lanes, q.warps_per_sm, q.in_flight_per_sm,
+                 q.latency_ns);
+  }
   if (!a.csv_out.empty()) {
     std::string csv = "op,pattern,sectors_per_request,chains,measured_cycles,law_cycles,relative_residual\n";
     for (const auto& r : law.residuals)

@@ -145,7 +145,8 @@ std::vector<L2Cell> measure_cells(mb::L2AtomicStreamBench& bench, std::vector<mb
 
 // The law sweep's configurations of one op (sweep_plan.hpp): at the most warps per SM, each
 // hot-address count one word per line and packed with all lanes, and one per line with one lane;
-// for a latency op, dependent one-lane chains over the latency warps (4096 lines: no contention).
+// for a latency op, dependent chains over the latency warps and lanes: one lane over 4096 lines,
+// several lanes over the most lines the bench holds (a few lanes per word at the most warps).
 std::vector<mb::L2AtomicConfig> law_configs(const L2SweepPlan& plan, GlobalAtomicOp op) {
   std::vector<mb::L2AtomicConfig> configs;
   if (plan.warps_per_sm.empty()) return configs;
@@ -160,13 +161,14 @@ std::vector<mb::L2AtomicConfig> law_configs(const L2SweepPlan& plan, GlobalAtomi
       configs.push_back(cfg);
     }
   if (std::find(plan.latency_ops.begin(), plan.latency_ops.end(), op) != plan.latency_ops.end())
-    for (int w : plan.latency_warps) {
-      mb::L2AtomicConfig cfg{op, AddressSpread::kManyLines, w, mb::kL2AtomicUnroll};
-      cfg.hot_addresses = 4096;
-      cfg.active_lanes = 1;
-      cfg.dependent = true;
-      configs.push_back(cfg);
-    }
+    for (int lanes : plan.latency_lanes)
+      for (int w : plan.latency_warps) {
+        mb::L2AtomicConfig cfg{op, AddressSpread::kManyLines, w, mb::kL2AtomicUnroll};
+        cfg.hot_addresses = lanes == 1 ? 4096 : mb::kL2MaxHotAddresses;
+        cfg.active_lanes = lanes;
+        cfg.dependent = true;
+        configs.push_back(cfg);
+      }
   return configs;
 }
 

@@ -30,6 +30,7 @@ L2SweepPlan make_l2_sweep_plan(GridSize size, int max_warps_per_sm) {
   l2.latency_ops = {GlobalAtomicOp::kAtomAddU32, GlobalAtomicOp::kAtomCasU32};
   for (int w : {1, 2, 4, 8, 16, 32, 64})
     if (n_is_launchable(w, max_warps_per_sm)) l2.latency_warps.push_back(w);
+  l2.latency_lanes = size == GridSize::kQuick ? std::vector<int>{1, 32} : std::vector<int>{1, 8, 32};
   return l2;
 }
 

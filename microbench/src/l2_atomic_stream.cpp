@@ -23,7 +23,6 @@ constexpr int kWarpSize = 32;
 constexpr int kMaxWarpsPerBlock = 32;
 constexpr int kReservedSharedPerBlock = 1024;  // the runtime's per-block reservation (sm_80+)
 constexpr int kMaxAtomicsPerThread = 1 << 20;
-constexpr int kL2MaxHotAddresses = 1 << 16;  // one per line: 8 MiB for 8-byte words
 
 // Blocks of at most 32 warps; `blocks_per_sm` of them per SM.
 struct GridShape {

@@ -64,9 +64,10 @@ TEST(SweepPlan, L2GridCoversEveryOpAndSpreadUpToTheDevice) {
   EXPECT_EQ(f.l2.spreads.size(), 4u);
   EXPECT_EQ(f.l2.warps_per_sm, (std::vector<int>{4, 16, 32, 64}));
   // The spread cells, then the law sweep: 13 hot-word counts x 3 patterns per op, and the
-  // dependent chains of 2 ops over 7 warp counts.
+  // dependent chains of 2 ops over 7 warp counts and 3 lane counts (1, 8, 32 lanes each its own line).
   EXPECT_EQ(f.l2.hot_addresses.size(), 13u);
-  EXPECT_EQ(f.l2.cell_count(), f.l2.ops.size() * 4u * 4u + f.l2.ops.size() * 13u * 3u + 2u * 7u);
+  EXPECT_EQ(f.l2.latency_lanes, (std::vector<int>{1, 8, 32}));
+  EXPECT_EQ(f.l2.cell_count(), f.l2.ops.size() * 4u * 4u + f.l2.ops.size() * 13u * 3u + 2u * 7u * 3u);
   const cal::SweepPlan q = cal::make_sweep_plan(cal::GridSize::kQuick, 64);
   EXPECT_EQ(q.l2.warps_per_sm, (std::vector<int>{8, 64}));
   EXPECT_LT(q.l2.target_launch_ms, f.l2.target_launch_ms);

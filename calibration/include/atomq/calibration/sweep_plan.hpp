@@ -19,16 +19,18 @@ struct L2SweepPlan {
   double target_launch_ms = 1.0;
 
   // The law sweep: each op at the most warps per SM over hot_addresses, one word per line and
-  // packed, all lanes and (one per line) one lane; then dependent one-lane chains of the
-  // latency ops over latency_warps.
+  // packed, all lanes and (one per line) one lane; then dependent chains of the latency ops
+  // over latency_warps and latency_lanes (one request per lane, each lane its own line): the
+  // round trip against the requests each SM keeps in flight (Little's law).
   std::vector<int> hot_addresses;
   std::vector<GlobalAtomicOp> latency_ops;
   std::vector<int> latency_warps;
+  std::vector<int> latency_lanes;
   int law_repeats = 3;
 
   size_t cell_count() const {
     return ops.size() * spreads.size() * warps_per_sm.size() + ops.size() * hot_addresses.size() * 3 +
-           latency_ops.size() * latency_warps.size();
+           latency_ops.size() * latency_warps.size() * latency_lanes.size();
   }
 };
 

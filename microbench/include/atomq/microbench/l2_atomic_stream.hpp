@@ -13,6 +13,7 @@
 namespace atomq::microbench {
 
 inline constexpr int kL2AtomicUnroll = 4;  // atomics_per_thread is a multiple of this
+inline constexpr int kL2MaxHotAddresses = 1 << 16;  // hot words at most; one per line: 8 MiB
 
 struct L2AtomicConfig {
   GlobalAtomicOp op = GlobalAtomicOp::kRedAddU32;
