@@ -11,6 +11,7 @@ set(atomq_model_sources
   src/findings.cpp
   src/l2_inputs.cpp
   src/l2_law.cpp
+  src/l2_latency.cpp
   src/l2_queue.cpp
   src/l2_findings.cpp
   src/l2_what_if.cpp

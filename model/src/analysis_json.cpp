@@ -65,6 +65,21 @@ json to_json(const L2LawEvaluation& e) {
           {"utilization", num(e.utilization)}};
 }
 
+json to_json(const L2LatencyEvaluation& e) {
+  if (!e.evaluated) return {{"evaluated", false}, {"reason", e.not_evaluated_reason}};
+  return {{"evaluated", true},
+          {"atom_instructions_per_sm", num(e.atom_instructions_per_sm)},
+          {"requests_per_instruction", num(e.requests_per_instruction)},
+          {"resident_warps_per_sm", num(e.resident_warps_per_sm)},
+          {"in_flight_per_sm", num(e.in_flight_per_sm)},
+          {"round_trip_ns", num(e.round_trip_ns)},
+          {"round_trip_basis", e.round_trip_basis},
+          {"exposed_time_ns", num(e.exposed_time_ns)},
+          {"active_time_ns", num(e.active_time_ns)},
+          {"utilization", num(e.utilization)},
+          {"class", enum_name(e.utilization_class)}};
+}
+
 // The L2 queue: utilization of the hottest slice, why that service time, the op and where it
 // came from, the busy counter's cross-check and the class.
 json to_json(const L2Queue& q) {
@@ -99,7 +114,8 @@ json to_json(const L2Queue& q) {
           {"busy_cross_check", q.busy_cross_check},
           {"request_utilization", num(q.request_utilization)},
           {"utilization_basis", enum_name(q.utilization_basis)},
-          {"law", to_json(q.law)}};
+          {"law", to_json(q.law)},
+          {"latency", to_json(q.latency)}};
 }
 
 json to_json(const Finding& f) {

@@ -133,4 +133,35 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
   a.findings.push_back(std::move(f));
 }
 
+void add_global_cas_retry(KernelAnalysis& a, const Rules& r) {
+  if (a.has(FindingKind::kCasRetry)) return;
+  const std::optional<CasRetryTotals> t = retrying_cas(a, r);
+  if (!t || t->worst->unit != SiteUnit::kGlobal) return;
+  const AtomicSite& worst = *t->worst;
+  const bool derived = a.sites_basis.derived;
+  Finding f;
+  f.kind = FindingKind::kCasRetry;
+  f.title = fmt::format("Global CAS retry loop: {:.1f} attempts per update{} ({} at SASS 0x{:04x}{}{})",
+                        t->attempts_per_update, derived ? " derived from this launch's counters" : "", worst.opcode,
+                        worst.offset, worst.source.empty() ? "" : ", " + worst.source,
+                        t->sites > 1 ? fmt::format(" and {} more copies", t->sites - 1) : "");
+  f.evidence = {{"attempts_per_update", t->attempts_per_update, "CAS lane-attempts per lane update"},
+                {"attempts_per_warp_entry", t->attempts_per_warp_entry, "CAS executions per warp entry"},
+                {"cas_executions", t->cas_executions_per_launch, "warp instructions per launch"},
+                {"cas_loop_sites", static_cast<double>(t->sites), "sites"},
+                {"l2_utilization", a.l2.utilization, "fraction"}};
+  if (derived) f.details.push_back("attempts " + a.sites_basis.text);
+  f.details.push_back(fmt::format(
+      "every failed attempt is another round trip to the word's L2 slice; {:.1f} of {:.1f} attempts per update "
+      "fail, and each holds a request slot at the slice that a successful one could use",
+      std::max(0.0, t->attempts_per_update - 1.0), t->attempts_per_update));
+  f.details.push_back("no what-if: the cost of a failed CAS at the L2 under contention is not calibrated yet");
+  f.recommendation =
+      "Give each update one native atomic where the op has one (atomicAdd for an add, atomicMax/atomicMin on the "
+      "integer bit pattern for a float max/min of one sign); otherwise combine the lanes of one address in the "
+      "warp first (__match_any_sync, then one CAS per address), or privatize per block in shared memory and "
+      "merge once.";
+  a.findings.push_back(std::move(f));
+}
+
 }  // namespace atomq::model::detail

@@ -43,6 +43,9 @@ std::optional<CasRetryTotals> retrying_cas(const KernelAnalysis& a, const Rules&
 UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r);
 // The cas_retry finding with its what-if (cas_retry.cpp); nothing without a retrying site.
 void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);
+// A global CAS loop of a kernel without shared atomics: the retries named at the L2 (no what-if:
+// the cost of a retry at the L2 is not calibrated yet).
+void add_global_cas_retry(KernelAnalysis& a, const Rules& r);
 
 // The two units in sequence (units_in_sequence.cpp); not evaluated unless the kernel privatizes,
 // uses both units and runs in one wave of blocks.

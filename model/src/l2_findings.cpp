@@ -123,6 +123,20 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized) {
   }
 }
 
+// Warps that wait on their returning atomics' round trips (L2LatencyEvaluation).
+CauseText round_trip_text(const KernelAnalysis& a) {
+  const L2LatencyEvaluation& l = a.l2.latency;
+  return {FindingKind::kL2RoundTrip,
+          fmt::format("The warps wait on global atomic round trips: {:.0f} ATOM requests in flight per SM at {:.0f} ns "
+                      "each account for {} of the SMs' active time (the hottest slice at {})",
+                      l.in_flight_per_sm, l.round_trip_ns, percent(l.utilization), percent(a.l2.utilization)),
+          "Each returning atomic (a hash probe's CAS, a CAS loop's attempt, a ticket) holds its warp for a "
+          "round trip, and above about 256 requests in flight per SM the round trip grows with the requests "
+          "(the SMs' atomic throughput is capped, not the slices'). Issue fewer dependent atomics: probe with "
+          "plain loads and CAS only where the compare can succeed, shorten the probe chains (a lower load "
+          "factor, a better hash), or use a RED (result unused) where the result is not needed."};
+}
+
 }  // namespace
 
 Finding l2_utilization_finding(const KernelAnalysis& a) {
@@ -130,8 +144,11 @@ Finding l2_utilization_finding(const KernelAnalysis& a) {
   Finding f;
   f.kind = FindingKind::kUtilization;
   const std::string level = q.utilization_class == UtilizationClass::kSevere ? "Severe" : "Potential";
-  f.title = fmt::format("{} L2 atomic bottleneck: {}, utilization {} of the hottest slice", level,
-                        cause_in_words(q.basis), percent(q.utilization));
+  f.title = q.bound_by_round_trips
+                ? fmt::format("{} L2 atomic bottleneck: round trips of returning atomics, {} of the SMs' time "
+                              "(hottest slice at {})", level, percent(q.latency.utilization), percent(q.utilization))
+                : fmt::format("{} L2 atomic bottleneck: {}, utilization {} of the hottest slice", level,
+                              cause_in_words(q.basis), percent(q.utilization));
   f.evidence = l2_evidence(a);
   f.details = l2_details(q);
   f.recommendation = "The L2 slices' atomic units limit this kernel (shared atomic unit at " +
@@ -143,6 +160,19 @@ Finding l2_utilization_finding(const KernelAnalysis& a) {
 void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
                      const Rules& r) {
   const L2Queue& q = a.l2;
+  if (q.evaluated && q.bound_by_round_trips) {
+    const CauseText text = round_trip_text(a);
+    Finding f{text.kind, text.title, l2_evidence(a), l2_details(q), text.recommendation, {}};
+    f.evidence.push_back({"atom_requests_in_flight_per_sm", q.latency.in_flight_per_sm, "requests"});
+    f.evidence.push_back({"round_trip_ns", q.latency.round_trip_ns, "ns"});
+    f.evidence.push_back({"round_trip_utilization", q.latency.utilization, "fraction"});
+    f.details.push_back("round trip: " + q.latency.round_trip_basis);
+    f.details.push_back(
+        "no what-if: the slices' what-ifs remove requests from a slice that is not the bound, and the round "
+        "trip of the plain loads that would replace failed CASes is not calibrated");
+    a.findings.push_back(std::move(f));
+    return;
+  }
   if (!q.evaluated || q.utilization < r.l2_potential_utilization) return;
   const bool privatized = looks_privatized(a, profile, r);
   const std::optional<CauseText> cas = privatized ? std::nullopt : cas_text(a, profile, r);

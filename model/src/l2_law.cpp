@@ -125,15 +125,27 @@ void fit_latency(const L2Section& s, L2Law& law) {
   for (const L2Cell& c : s.law_cells)
     if (c.dependent && c.duration_ns > 0 && c.requests > 0 && c.requests_per_instruction > 0) chains.push_back(&c);
   if (chains.empty()) return;
+  // Per thread, one atomic in flight: the time of one is in flight x time / atomics.
   auto latency = [](const L2Cell& c) {
     const double atomics = c.requests / c.requests_per_instruction * c.active_lanes;
     return c.requests_in_flight * c.duration_ns / atomics;
   };
-  std::vector<double> alone, loaded;
+  for (const L2Cell* c : chains)
+    law.round_trip.push_back({c->op, c->active_lanes, c->warps_per_sm,
+                              static_cast<double>(c->warps_per_sm) * c->active_lanes, latency(*c)});
+  std::sort(law.round_trip.begin(), law.round_trip.end(), [](const L2RoundTripPoint& a, const L2RoundTripPoint& b) {
+    return a.in_flight_per_sm < b.in_flight_per_sm;
+  });
+  // Alone and loaded: the one-lane chains at the fewest and the most warps.
+  std::vector<const L2Cell*> one_lane;
+  for (const L2Cell* c : chains)
+    if (c->active_lanes == 1) one_lane.push_back(c);
+  if (one_lane.empty()) return;
   const auto [fewest_cell, most_cell] = std::minmax_element(
-      chains.begin(), chains.end(), [](const L2Cell* a, const L2Cell* b) { return a->warps_per_sm < b->warps_per_sm; });
+      one_lane.begin(), one_lane.end(), [](const L2Cell* a, const L2Cell* b) { return a->warps_per_sm < b->warps_per_sm; });
   const int fewest = (*fewest_cell)->warps_per_sm, most = (*most_cell)->warps_per_sm;
-  for (const L2Cell* c : chains) {
+  std::vector<double> alone, loaded;
+  for (const L2Cell* c : one_lane) {
     if (c->warps_per_sm == fewest) alone.push_back(latency(*c));
     if (c->warps_per_sm == most) loaded.push_back(latency(*c));
   }
@@ -141,7 +153,7 @@ void fit_latency(const L2Section& s, L2Law& law) {
   std::sort(loaded.begin(), loaded.end());
   law.latency_alone_ns = alone[alone.size() / 2];
   law.latency_loaded_ns = loaded[loaded.size() / 2];
-  law.latency_loaded_in_flight_per_sm = most * chains.front()->active_lanes;
+  law.latency_loaded_in_flight_per_sm = most;
 }
 
 void residual_statistics(L2Law& law) {

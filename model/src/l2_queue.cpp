@@ -5,6 +5,7 @@
 
 #include "atomq/model/l2_law.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "l2_latency.hpp"
 
 #include <fmt/format.h>
 
@@ -337,6 +338,15 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
     q.atomic_bound_time_ns = q.busy_cycles / s.l2_clock_mhz * 1000.0;
   q.utilization_class = classify_l2(q.utilization, r);
   q.law = evaluate_law(q, s);
+  q.latency = detail::evaluate_l2_latency(profile, q.op, *l2_law_of(s), r);
+  if (q.latency.evaluated && more_bound(q.latency.utilization_class, q.utilization_class)) {
+    // The warps wait on round trips the slice is not saturated by: the kernel's atomic time is theirs.
+    q.utilization_class = q.latency.utilization_class;
+    q.bound_by_round_trips = true;
+    if (in.duration_ns)
+      q.atomic_bound_time_ns = std::max(q.atomic_bound_time_ns.value_or(0.0),
+                                        *in.duration_ns * std::min(1.0, q.latency.utilization));
+  }
   q.evaluated = true;
 }
 

@@ -34,12 +34,13 @@ enum class FindingKind {
   kL2HotAddress,                 // one global address serializes at one L2 slice
   kL2HotSlice,                   // few addresses / uneven slices: one slice saturates
   kL2Throughput,                 // evenly spread, yet the slices' atomic units are saturated
+  kL2RoundTrip,                  // warps wait on their returning atomics' round trips (Little's law)
   kImbalance,
   kOutsideCalibratedRange,
   kTableMismatch,
 };
 // Stable ids, used in the analysis JSON and the report.
-constexpr std::array<EnumName<FindingKind>, 15> enum_names(FindingKind) {
+constexpr std::array<EnumName<FindingKind>, 16> enum_names(FindingKind) {
   return {{{FindingKind::kInsufficientData, "insufficient_data"},
            {FindingKind::kUtilization, "utilization"},
            {FindingKind::kHighUtilizationHighConflict, "high_utilization_high_conflict"},
@@ -52,6 +53,7 @@ constexpr std::array<EnumName<FindingKind>, 15> enum_names(FindingKind) {
            {FindingKind::kL2HotAddress, "l2_hot_address"},
            {FindingKind::kL2HotSlice, "l2_hot_slice"},
            {FindingKind::kL2Throughput, "l2_throughput"},
+           {FindingKind::kL2RoundTrip, "l2_round_trip"},
            {FindingKind::kImbalance, "imbalance"},
            {FindingKind::kOutsideCalibratedRange, "outside_calibrated_range"},
            {FindingKind::kTableMismatch, "table_mismatch"}}};

@@ -45,6 +45,15 @@ struct L2SharePoint {
   double chains = 0;  // hot lines at the hottest slice
 };
 
+// One dependent-chain cell: the round trip of a global atomic with `in_flight_per_sm` requests
+// outstanding on every SM (warps x lanes, each lane its own line), by Little's law.
+struct L2RoundTripPoint {
+  GlobalAtomicOp op = GlobalAtomicOp::kAtomAddU32;
+  int lanes = 1, warps_per_sm = 1;
+  double in_flight_per_sm = 0;
+  double latency_ns = 0;
+};
+
 struct L2Law {
   bool fitted = false;
   std::string not_fitted_reason;
@@ -59,6 +68,7 @@ struct L2Law {
   std::optional<double> latency_alone_ns;
   std::optional<double> latency_loaded_ns;
   double latency_loaded_in_flight_per_sm = 0;
+  std::vector<L2RoundTripPoint> round_trip;  // every dependent cell, by requests in flight
 
   const L2LawOpTerms* terms(GlobalAtomicOp op) const;
   // L2 cycles per request at the slice; nullopt when the op has no terms.

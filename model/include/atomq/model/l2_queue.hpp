@@ -89,6 +89,26 @@ struct L2LawEvaluation {
   double utilization = 0;      // requests at the hottest slice x S / elapsed, as computed (may exceed 1)
 };
 
+// Little's law on the L2 path (docs/model.md, "Round trips"): a warp that waits for each ATOM's
+// result (a hash probe, a CAS loop, a ticket) spends the calibrated round trip at the requests
+// the SMs keep in flight per ATOM it issues. Its share of the SMs' active time is the latency
+// utilization: near 1, the warps' time is the atomics' round trips, and only fewer or shorter
+// round trips shorten the kernel, whatever the slices' utilization.
+struct L2LatencyEvaluation {
+  bool evaluated = false;
+  std::string not_evaluated_reason;
+  double atom_instructions_per_sm = 0;  // ATOMG warp instructions (returning atomics)
+  double requests_per_instruction = 0;  // L2 ATOM requests per ATOMG instruction
+  double resident_warps_per_sm = 0;     // achieved occupancy x max warps per SM
+  double in_flight_per_sm = 0;          // resident warps x requests per instruction
+  double round_trip_ns = 0;             // calibrated at that load
+  std::string round_trip_basis;         // which calibrated chains, in words
+  double exposed_time_ns = 0;           // ATOMs per warp x round trip
+  double active_time_ns = 0;            // the SMs' mean active time
+  double utilization = 0;               // exposed / active, as computed
+  UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
+};
+
 struct L2Queue {
   bool evaluated = false;
   std::string not_evaluated_reason;  // when !evaluated
@@ -112,6 +132,8 @@ struct L2Queue {
   std::string busy_cross_check;       // the busy counter against that, in words
   UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
   L2LawEvaluation law;                // the L2 law's figures for the same slice
+  L2LatencyEvaluation latency;        // the round trips of its returning atomics
+  bool bound_by_round_trips = false;  // the class is the round trips', worse than the slice's
 };
 
 // Never throws. section may be null (a table without an L2 section): not evaluated.
