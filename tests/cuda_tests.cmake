@@ -107,6 +107,14 @@ add_test(NAME integration.analyze_sites
           ${ATOMQ_CLI} $<TARGET_FILE:sites_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/sites)
 set_tests_properties(integration.analyze_sites PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
 
+# Per-launch truth: two CAS-loop kernels, each on a uniform and a one-value input, for
+# tools/per_launch_check.py (every derived launch's attempts per update against a run that
+# measures that launch; docs/model.md, "Measured and derived launches", has its figures).
+add_executable(storm_app gpu/targets/storm_app.cu)
+target_link_libraries(storm_app PRIVATE CUDA::cudart_static)
+target_compile_options(storm_app PRIVATE -lineinfo)
+set_target_properties(storm_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
 # Global ops beyond 32-bit adds (f64, half pairs, exch, 64-bit tickets, xor): each read from the
 # SASS and served by its own calibrated cells, or a named stand-in (GPU).
 add_executable(global_ops_app gpu/targets/global_ops_app.cu)
