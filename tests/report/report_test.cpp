@@ -10,8 +10,10 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <vector>
 
+#include "atomq/common/atomic_file.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/service_time.hpp"
 #include "atomq/report/recorded.hpp"
@@ -544,6 +546,36 @@ TEST(Report, HostileKernelNamesStayInsideTheirText) {
     outside.erase(at, outside.find("``", at + 2) + 2 - at);
   for (const char* raw : {"(^|[^\\\\])<b>", "(^|[^\\\\])<!--", "(^|[^\\\\])`<", "(^|[^\\\\])`x"})
     EXPECT_FALSE(std::regex_search(outside, std::regex(raw))) << raw;
+}
+
+// Runs whose files share a name are two runs: before/app.json and after/app.json were merged
+// (twice the launches per kernel, summed times, the median of the two runs).
+TEST(Report, RunsWhoseFilesShareANameStayApart) {
+  ReportRequest request = recorded_request();
+  const std::string text = read_text_file(recorded("multi_kernel_app.json"));
+  request.runs = {run::parse_run_document(text, "/data/before/app.json"),
+                  run::parse_run_document(text, "/data/after/app.json")};
+  ReportRequest one = request;
+  one.runs.resize(1);
+  const Report single = build_report(one);
+  const Report both = build_report(request);
+  ASSERT_EQ(both.summaries.size(), 2 * single.summaries.size());
+  ASSERT_EQ(both.kernels.size(), 2 * single.kernels.size());
+  for (const auto& s : both.summaries) {
+    EXPECT_TRUE(s.run_label == "before/app" || s.run_label == "after/app") << s.run_label;
+    const auto same = std::find_if(single.summaries.begin(), single.summaries.end(),
+                                   [&](const KernelSummary& k) { return k.kernel == s.kernel; });
+    ASSERT_NE(same, single.summaries.end());
+    EXPECT_EQ(s.launches.size(), same->launches.size()) << s.run_label << " " << s.name;
+    EXPECT_EQ(s.total_ns, same->total_ns) << s.run_label << " " << s.name;
+  }
+  // The same file given twice: two runs still, numbered.
+  request.runs = {run::parse_run_document(text, "/data/app.json"), run::parse_run_document(text, "/data/app.json")};
+  const Report twice = build_report(request);
+  EXPECT_EQ(twice.summaries.size(), 2 * single.summaries.size());
+  std::set<std::string> labels;
+  for (const auto& s : twice.summaries) labels.insert(s.run_label);
+  EXPECT_EQ(labels, (std::set<std::string>{"app#1", "app#2"}));
 }
 
 }  // namespace
