@@ -23,7 +23,7 @@ namespace {
 
 // The report's short kernel name, cut to the column's width.
 std::string short_name(const std::string& kernel_name, size_t width) {
-  std::string name = report::short_kernel_name(kernel_name);
+  std::string name = report::terminal_text(report::short_kernel_name(kernel_name));  // no escape sequences
   if (name.size() > width) name = name.substr(0, width - 1) + "~";
   return name;
 }
@@ -94,7 +94,8 @@ void print_headlines(FILE* out, const run::RunInfo& info, const std::vector<mode
   request.runs.push_back(run::RunDocument{"", "", info, profiles});
   request.table = table.table;
   const report::Report built = report::build_report(request);
-  for (size_t i = 0; i < built.headlines.size(); ++i) fmt::print(out, "{}. {}\n", i + 1, built.headlines[i]);
+  for (size_t i = 0; i < built.headlines.size(); ++i)
+    fmt::print(out, "{}. {}\n", i + 1, report::terminal_text(built.headlines[i]));
   fmt::print(out, "\n");
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -576,6 +577,106 @@ TEST(Report, RunsWhoseFilesShareANameStayApart) {
   std::set<std::string> labels;
   for (const auto& s : twice.summaries) labels.insert(s.run_label);
   EXPECT_EQ(labels, (std::set<std::string>{"app#1", "app#2"}));
+}
+
+// Hostile text in every field that comes from an input: the kernel and run names, the title,
+// the notes, the table's provenance and path.
+Report hostile_report(const std::string& name) {
+  ReportRequest request = recorded_request();
+  request.runs.resize(1);
+  request.runs[0].label = name;
+  for (auto& p : request.runs[0].profiles) p.kernel_name = name + "(int)";
+  request.title = name;
+  request.notes = {name};
+  request.table_path = "/t/" + name + ".json";
+  request.table_origin = "explicit";
+  request.table.provenance.device.name = name;
+  request.table.provenance.grid_name = name;
+  request.table.provenance.driver_release = name;
+  request.table.provenance.created_utc = name;
+  request.table.provenance.atomq_commit = name;
+  return build_report(request);
+}
+
+// Characters of `md` that Markdown reads as markup: not after an odd number of backslashes,
+// not inside a code span.
+std::string unescaped_markup(const std::string& md) {
+  std::string found;
+  for (size_t i = 0; i < md.size(); ++i) {
+    if (md[i] == '\\') {
+      ++i;  // the next character is literal
+      continue;
+    }
+    if (md[i] == '`') {  // a code span: skip to the fence of the same length
+      size_t fence = 0;
+      while (i + fence < md.size() && md[i + fence] == '`') ++fence;
+      const size_t end = md.find(std::string(fence, '`'), i + fence);
+      if (end != std::string::npos) i = end + fence - 1;
+      continue;
+    }
+    const bool quote_marker = md[i] == '>' && (i == 0 || md[i - 1] == '\n');  // the notes' "> "
+    if ((std::strchr("<>[]&", md[i]) != nullptr && !quote_marker) ||
+        (static_cast<unsigned char>(md[i]) < 0x20 && md[i] != '\n'))
+      found += md[i];
+  }
+  return found;
+}
+
+TEST(ReportMarkdown, EveryFieldIsEscapedBackslashesIncluded) {
+  for (const std::string name : {"x\\<img src=x onerror=alert(1)>", "[a](javascript:alert(1))", "<b>|\\\\`",
+                                 "a&lt;b\n# h", "\x1b]52;c;ZXZpbA==\x07"}) {
+    const std::string md = render_markdown(hostile_report(name));
+    EXPECT_EQ(unescaped_markup(md), "") << name;
+    EXPECT_EQ(md.find('\x1b'), std::string::npos) << name;
+  }
+  // What the escapes render as is the name itself: "\\" for a backslash, "\<" for "<".
+  const std::string md = render_markdown(hostile_report("a\\<b"));
+  EXPECT_NE(md.find("# a\\\\\\<b\n"), std::string::npos) << md.substr(0, 80);
+}
+
+// An OSC 52 clipboard write, a CSI colour, an 8-bit CSI and DEL in a kernel name: shown as
+// escapes, never sent to the terminal.
+TEST(ReportTerminal, ControlCharactersInNamesAreShownAsEscapes) {
+  const std::string name = "k\x1b]52;c;ZXZpbA==\x07\x1b[31m\xc2\x9b" "2J\x7f\x9b";
+  const std::string out = render_terminal_summary(hostile_report(name));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(out[i]);
+    EXPECT_TRUE(ch == '\n' || (ch >= 0x20 && ch != 0x7f)) << "byte " << int(ch) << " at " << i;
+    if (ch == 0xc2 && i + 1 < out.size()) EXPECT_GE(static_cast<unsigned char>(out[i + 1]), 0xa0) << "C1 at " << i;
+  }
+  EXPECT_NE(out.find("k\\x1b]52;c;ZXZpbA==\\x07\\x1b[31m\\u009b2J\\x7f\\x9b"), std::string::npos) << out;
+  EXPECT_EQ(terminal_text("n\xcc\x82 µs ✓"), "n\xcc\x82 µs ✓");  // printable UTF-8 kept
+}
+
+// The fields of the first data row of a CSV (RFC 4180 quoting undone).
+std::vector<std::string> first_csv_row(const std::string& csv) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = csv.find("\r\n") + 2; i < csv.size(); ++i) {
+    const char ch = csv[i];
+    if (quoted && ch == '"' && i + 1 < csv.size() && csv[i + 1] == '"') fields.back() += csv[++i];
+    else if (ch == '"') quoted = !quoted;
+    else if (!quoted && ch == ',') fields.emplace_back();
+    else if (!quoted && ch == '\r') break;
+    else fields.back() += ch;
+  }
+  return fields;
+}
+
+// Formula injection: a text field starting with = + - @ (or a tab, a carriage return) is
+// neutralized with a leading '; number columns stay numbers.
+TEST(ReportCsv, FieldsThatASpreadsheetReadsAsFormulasAreNeutralized) {
+  for (const std::string name : {"=HYPERLINK(\"http://x\",\"y\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
+                                 "\tx", "\rx"}) {
+    const std::string csv = render_summary_csv(hostile_report(name));
+    const std::vector<std::string> fields = first_csv_row(csv);
+    ASSERT_GE(fields.size(), 3u);
+    EXPECT_EQ(fields[0], "'" + name);  // run
+    for (size_t i : {1, 2}) EXPECT_EQ(fields[i].substr(0, 1), "'") << fields[i];  // kernel, kernel_name
+  }
+  const std::string csv = render_summary_csv(hostile_report("plain"));
+  const std::string row = csv.substr(csv.find("\r\n") + 2);
+  EXPECT_TRUE(std::regex_search(row, std::regex(",[0-9]+,[0-9.e+-]+,"))) << row;  // launches, total time
 }
 
 }  // namespace

@@ -164,6 +164,49 @@ namespace atomq::report {
 
 std::string duration_text(std::optional<double> ns) { return detail::duration(ns); }
 
+namespace {
+
+// Length of the UTF-8 sequence at text[i] (2 to 4), or 0 when it is not one.
+size_t utf8_sequence(const std::string& text, size_t i) {
+  const auto byte = [&](size_t j) { return static_cast<unsigned char>(text[j]); };
+  const unsigned char lead = byte(i);
+  const size_t n = lead >= 0xC2 && lead <= 0xDF   ? 2
+                   : lead >= 0xE0 && lead <= 0xEF ? 3
+                   : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                  : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (size_t j = 1; j < n; ++j)
+    if ((byte(i + j) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+}  // namespace
+
+std::string terminal_text(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char ch = static_cast<unsigned char>(text[i]);
+    if (ch >= 0x20 && ch < 0x7F) {
+      out += text[i++];
+      continue;
+    }
+    const size_t n = ch >= 0x80 ? utf8_sequence(text, i) : 0;
+    const bool c1 = n == 2 && ch == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;  // U+0080..U+009F
+    if (n > 0 && !c1) {
+      out.append(text, i, n);
+      i += n;
+    } else if (c1) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+    } else {
+      out += fmt::format("\\x{:02x}", ch);
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::string atomic_units_summary(const model::KernelAnalysis& a) {
   using detail::percent;
   std::string line = "SM atomic U " + (a.evaluated ? detail::utilization(a.utilization.mean) : std::string("-"));
