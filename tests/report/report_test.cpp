@@ -679,5 +679,11 @@ TEST(ReportCsv, FieldsThatASpreadsheetReadsAsFormulasAreNeutralized) {
   EXPECT_TRUE(std::regex_search(row, std::regex(",[0-9]+,[0-9.e+-]+,"))) << row;  // launches, total time
 }
 
+TEST(ReportFormat, LargeTimesKeepTheirSign) {
+  EXPECT_EQ(duration_text(1e25), "1e+22 µs");
+  EXPECT_EQ(duration_text(9.2e21), "9.2e+18 µs");
+  EXPECT_EQ(duration_text(2.5e9), "2,500,000 µs");
+}
+
 }  // namespace
 }  // namespace atomq::report

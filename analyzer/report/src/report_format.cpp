@@ -11,6 +11,9 @@ namespace {
 
 constexpr double kTimeNoise = 0.03;
 
+// Beyond this a figure is shown in scientific notation: llround would overflow long long.
+constexpr double kLargestGrouped = 1e15;
+
 std::string group_thousands(long long v) {
   std::string digits = std::to_string(v < 0 ? -v : v), out;
   for (size_t i = 0; i < digits.size(); ++i) {
@@ -27,6 +30,7 @@ std::string percent(double fraction) { return fmt::format("{:.0f}%", 100.0 * fra
 std::string number(double value) {
   if (!std::isfinite(value)) return "-";
   const double magnitude = std::fabs(value);
+  if (magnitude >= kLargestGrouped) return fmt::format("{:.3g}", value);
   if (magnitude >= 10000) return group_thousands(std::llround(value));
   if (magnitude >= 100) return fmt::format("{:.0f}", value);
   if (magnitude >= 10) return fmt::format("{:.1f}", value);
@@ -47,6 +51,7 @@ std::string utilization(double fraction) {
 std::string duration(std::optional<double> ns) {
   if (!ns || !std::isfinite(*ns)) return "-";
   const double us = *ns / 1e3;
+  if (std::fabs(us) >= kLargestGrouped) return fmt::format("{:.3g} µs", us);
   if (us >= 1000) return group_thousands(std::llround(us)) + " µs";
   if (us >= 100) return fmt::format("{:.0f} µs", us);
   if (us >= 10) return fmt::format("{:.1f} µs", us);
