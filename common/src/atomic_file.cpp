@@ -239,7 +239,9 @@ std::unique_ptr<OwnTemporary> create_temporary(const Destination& d, int& fd) {
   install_cleanup_handlers();
   SignalsHeld held;
   fd = ::mkostemp(name.data(), O_CLOEXEC | O_NOFOLLOW);  // glibc: O_RDWR|O_CREAT|O_EXCL, mode 0600
-  if (fd < 0) throw std::runtime_error(d.name + ": cannot create a temporary file in " + folder.string() + ": " + error_text(errno));
+  if (fd < 0)
+    throw std::runtime_error(d.name + ": cannot create a temporary file in " + folder.string() + ": " +
+                             error_text(errno));
   try {
     return std::make_unique<OwnTemporary>(name, d.name);
   } catch (...) {

@@ -130,8 +130,8 @@ def main():
             expect=1)
     assert "a symbolic link owned by another user" in r.stderr, r.stderr
     assert snapshot([work, victims], out_dir) == before, "the planted output link was followed"
-    print(f"ok: {len(links_before)} links planted by uid {uid} (pid_max {Path('/proc/sys/kernel/pid_max').read_text().strip()}); "
-          "outputs written, nothing else touched")
+    pid_max = Path("/proc/sys/kernel/pid_max").read_text().strip()
+    print(f"ok: {len(links_before)} links planted by uid {uid} (pid_max {pid_max}); outputs written, nothing else touched")
     shutil.rmtree(work)
     return 0
 

@@ -614,9 +614,7 @@ std::string unescaped_markup(const std::string& md) {
       if (end != std::string::npos) i = end + fence - 1;
       continue;
     }
-    const bool quote_marker = md[i] == '>' && (i == 0 || md[i - 1] == '\n');  // the notes' "> "
-    if ((std::strchr("<>[]&", md[i]) != nullptr && !quote_marker) ||
-        (static_cast<unsigned char>(md[i]) < 0x20 && md[i] != '\n'))
+    if (std::strchr("<[]&", md[i]) != nullptr || (static_cast<unsigned char>(md[i]) < 0x20 && md[i] != '\n'))
       found += md[i];
   }
   return found;

@@ -59,7 +59,8 @@ TEST_F(AtomicFile, PlantedSymbolicLinksAreNotFollowed) {
   const fs::path victim = dir_ / "victim";
   write_file_atomically(victim.string(), "precious");
   const std::string out = (dir_ / "out.json").string();
-  for (int pid = ::getpid(); pid < ::getpid() + 64; ++pid) fs::create_symlink(victim, out + ".tmp." + std::to_string(pid));
+  for (int pid = ::getpid(); pid < ::getpid() + 64; ++pid)
+    fs::create_symlink(victim, out + ".tmp." + std::to_string(pid));
   for (const char* suffix : {".tmp", ".new", "~"}) fs::create_symlink(victim, out + suffix);
   fs::create_symlink(dir_ / "created", dir_ / ".out.json.tmp");  // dangling: O_CREAT would create it
   write_file_atomically(out, "data");

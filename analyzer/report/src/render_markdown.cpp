@@ -18,15 +18,18 @@ namespace {
 // Any text in the report (names, the model's sentences, file names, provenance): control
 // characters shown as escapes, every character Markdown or its HTML could read as markup
 // escaped with a backslash, the backslash itself first (so "\\<" cannot undo the escape of
-// "<"), and "_" where it could start or end emphasis.
+// "<"), and "_" where it could start or end emphasis. ">" stays: with "<" escaped it ends no tag,
+// and no field starts a line (where it would open a quote).
 std::string text(const std::string& raw) {
   const std::string visible = terminal_text(raw);
   std::string out;
   for (size_t i = 0; i < visible.size(); ++i) {
     const char ch = visible[i];
-    const auto word = [&](size_t j) { return j < visible.size() && std::isalnum(static_cast<unsigned char>(visible[j])); };
+    const auto word = [&](size_t j) {
+      return j < visible.size() && std::isalnum(static_cast<unsigned char>(visible[j]));
+    };
     const bool intraword_underscore = ch == '_' && i > 0 && word(i - 1) && word(i + 1);
-    if (std::strchr("\\`*[]<>|&~", ch) != nullptr || (ch == '_' && !intraword_underscore)) out += '\\';
+    if (std::strchr("\\`*[]<|&~", ch) != nullptr || (ch == '_' && !intraword_underscore)) out += '\\';
     out += ch;
   }
   return out;
@@ -122,7 +125,8 @@ void l2_lines(std::string& md, const model::KernelAnalysis& a) {
     return;
   }
   md += fmt::format("- L2 queue: class **{}**, hottest slice U {} at S = {} L2 cycles per request; {}\n",
-                    text(enum_name(q.utilization_class)), utilization(q.utilization), number(q.service_cycles), text(q.basis_text));
+                    text(enum_name(q.utilization_class)), utilization(q.utilization), number(q.service_cycles),
+                    text(q.basis_text));
   md += fmt::format("- L2 op {} ({}: {}); {} requests, {} at the hottest of {} slices; {}\n", text(enum_name(q.op)),
                     text(enum_name(q.op_origin)), text(q.op_reason), number(q.inputs.requests),
                     percent(q.inputs.hottest_share), q.inputs.slices, text(q.busy_cross_check));
@@ -134,7 +138,8 @@ void kernel_section(std::string& md, const ReportKernel& k) {
   md += fmt::format("- kernel: {}\n", code(k.profile.kernel_name));
   md += fmt::format("- launch: {}\n", text(launch_summary(k.profile)));
   md += fmt::format("- time: {}\n", duration(k.duration_ns));
-  md += fmt::format("- atomic units: {}; binds: **{}**\n", text(atomic_units_summary(a)), text(enum_name(a.binding_unit)));
+  md += fmt::format("- atomic units: {}; binds: **{}**\n", text(atomic_units_summary(a)),
+                    text(enum_name(a.binding_unit)));
   l2_lines(md, a);
   if (a.evaluated && a.inputs.instructions > 0) {  // an idle shared unit has no queue figures
     md += fmt::format("- class: **{}**; U mean {} (max over SMs {}; {} to {} with n̂ halved / doubled)\n",

@@ -55,7 +55,8 @@ std::string kernel_advice(const ReportKernel& k, const std::string& name) {
 
 std::string render_terminal_summary(const Report& report) {
   std::string out;
-  for (size_t i = 0; i < report.headlines.size(); ++i) out += fmt::format("{}. {}\n", i + 1, terminal_text(report.headlines[i]));
+  for (size_t i = 0; i < report.headlines.size(); ++i)
+    out += fmt::format("{}. {}\n", i + 1, terminal_text(report.headlines[i]));
   out += "\n" + kernel_rows(report) + "\n";
   for (const auto& s : report.summaries) {
     const auto& k = report.kernels[s.slowest];

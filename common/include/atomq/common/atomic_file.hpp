@@ -17,9 +17,9 @@ namespace atomq {
 // 0666 less the umask); a symbolic link to a regular file is kept and its target replaced, if the
 // link is this user's or root's (another user's link is refused, not followed).
 // "-" is standard output; a character device, a FIFO, /dev/stdout or /dev/stderr is written
-// directly, never replaced by a regular file; a block device or a socket is refused. A signal that ends the process by default
-// (SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGXFSZ, ...) removes this process's temporaries, and
-// only them, then ends it as the signal would have.
+// directly, never replaced by a regular file; a block device or a socket is refused. A signal
+// that ends the process by default (SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGXFSZ, ...) removes
+// this process's temporaries, and only them, then ends it as the signal would have.
 void write_file_atomically(const std::string& path, const std::string& content);
 // Several files, all or none: every temporary is written before any is renamed into place, and
 // the renames run with those signals held back. Should a rename fail, the error names the files
