@@ -56,7 +56,7 @@ int run_report(const ReportArgs& args) {
     for (const auto& path : args.runs) request.runs.push_back(report::load_run_document(path));
     for (const auto& path : args.baseline) request.baseline_runs.push_back(report::load_run_document(path));
   } catch (const report::RunDocumentError& e) {
-    fmt::print(stderr, "atomq: not a usable run document: {}\n", e.what());
+    fmt::print(stderr, "atomq: not a usable run document: {}\n", report::terminal_text(e.what()));
     return kExitError;
   }
   for (const auto& p : args.pairs) request.pairs.push_back(split_pair(p));

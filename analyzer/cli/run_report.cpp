@@ -178,7 +178,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
                info.launches.graph_note);
   if (info.launches.graph_launches)
     fmt::print(out, ", {} graph launch(es) NOT profiled ({})", info.launches.graph_launches, info.launches.graph_note);
-  fmt::print(out, "; table {} ({}); wrote {}\n", table.path, table.reason, output);
+  fmt::print(out, "; table {} ({}); wrote {}\n", table.path, table.reason, output == "-" ? "standard output" : output);
   for (const auto& [uuid, t] : own) fmt::print(out, "kernels on {} evaluated with its own table {}\n", uuid, t.path);
   return kExitOk;
 }

@@ -171,3 +171,12 @@ with open(both, newline="") as f:
 assert p.returncode == 0 and sorted(r["run"] for r in rows) == ["after/app", "before/app"], rows
 assert rows[0]["launches"] == rows[1]["launches"] == str(len(json.loads(runs[0].read_text())["kernels"])), rows
 print("report outputs: all or none, input refused, - is stdout, runs kept apart")
+
+# analyze -o -: the run document alone on standard output, the summary on stderr.
+p = subprocess.run([atomq, "analyze", "--ncu-csv", str(ncu_csv), "-o", "-"], capture_output=True, text=True)
+assert p.returncode == 0 and json.loads(p.stdout)["format"] == "atomq.analysis_run", p.stderr
+assert "wrote standard output" in p.stderr, p.stderr[-300:]
+# An error naming text from the command line or a file shows its control characters as escapes.
+p = report(runs[0], "--pair", "\x1b]52;c;ZXZpbA==\x07:x", "-o", work / "bad.md")
+assert p.returncode == 1 and "\x1b" not in p.stderr and "\\x1b]52;c;ZXZpbA==\\x07" in p.stderr, p.stderr
+print("analyze -o - is stdout; errors escape control characters")
