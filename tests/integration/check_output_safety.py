@@ -25,6 +25,8 @@ def intruder_ids():
     try:
         entry = pwd.getpwnam(INTRUDER)
     except KeyError:
+        if shutil.which("useradd") is None:
+            sys.exit("useradd not found (Debian package passwd): cannot create the other user")
         subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", INTRUDER],
                        check=True)
         entry = pwd.getpwnam(INTRUDER)
