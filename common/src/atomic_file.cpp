@@ -216,6 +216,7 @@ void write_all(int fd, const std::string& content, const std::string& name) {
 // A device, a FIFO or standard output: written in place (no fsync: not a file on a disk).
 void write_direct(const Destination& d, const std::string& content) {
   if (d.fd >= 0) {
+    std::fflush(d.fd == 1 ? stdout : stderr);  // what the program printed before comes first
     write_all(d.fd, content, d.name);
     return;
   }

@@ -74,3 +74,8 @@ for args in (["csv", str(copy), "-o", str(copy)], ["fit", str(copy), "--residual
     assert p.returncode == 1 and "is also an input" in p.stderr and str(copy) in p.stderr, (args, p.stderr)
     assert copy.read_bytes() == tables[0].read_bytes(), "the input was replaced"
 print("outputs: - is stdout, /dev/null kept, output = input refused")
+# --residuals - after the printed fit: the CSV follows what was printed before it, in order.
+p = run("table", "fit", str(tables[0]), "--residuals", "-")
+assert p.returncode == 0 and p.stdout.startswith("S_fit(n, k)"), p.stdout[:200]
+assert p.stdout.index("variant,pattern,n,e,c,k,s_measured") > p.stdout.index("max |rel|"), p.stdout[:400]
+print("--residuals -: the CSV after the printed fit")
