@@ -4,7 +4,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,9 +43,34 @@ py::object analyze_profile(const model::KernelProfile& profile, const Table& tab
   return json_to_python(model::analysis_to_json(model::analyze(profile, *table.model)));
 }
 
+// One argument of what_if within its physical range, else ValueError naming it (as the CLI
+// names a bad option): n > 0 warps, 1 <= e <= 32 lanes, 0 <= c <= 1, 1 <= k <= 64 wavefronts,
+// instruction_factor > 0. NaN and infinities are refused.
+void check_argument(const char* name, std::optional<double> v, double low, double high, bool low_open,
+                    const char* meaning) {
+  if (!v) return;
+  if (std::isfinite(*v) && (low_open ? *v > low : *v >= low) && *v <= high) return;
+  std::ostringstream text;
+  text << "what_if: " << name << " = " << *v << ": expected " << meaning << ", ";
+  if (low_open) text << "more than " << low;
+  else text << low << " to " << high;
+  throw py::value_error(text.str());
+}
+
+void check_what_if_arguments(std::optional<double> n, std::optional<double> e, std::optional<double> c,
+                             std::optional<double> k, double instruction_factor) {
+  constexpr double kLargest = 1e12;  // beyond any count of warps or instructions
+  check_argument("n", n, 0, kLargest, true, "warps in flight per SM");
+  check_argument("e", e, 1, 32, false, "active lanes per warp instruction");
+  check_argument("c", c, 0, 1, false, "the CAS share");
+  check_argument("k", k, 1, 64, false, "wavefronts per warp instruction");  // 32 lanes x 2 words (64-bit)
+  check_argument("instruction_factor", instruction_factor, 0, kLargest, true, "a factor on the instruction count");
+}
+
 py::dict what_if(const model::KernelProfile& profile, const Table& table, std::optional<double> n,
                  std::optional<double> e, std::optional<double> c, std::optional<double> k,
                  double instruction_factor, const std::string& description) {
+  check_what_if_arguments(n, e, c, k, instruction_factor);
   const model::KernelAnalysis analysis = model::analyze(profile, *table.model);
   if (!analysis.evaluated) throw std::invalid_argument(profile.kernel_name + ": the model could not evaluate it");
   model::ModelChange change{description, n, e, c, k, instruction_factor};

@@ -11,6 +11,7 @@
 #include "analyze_args.hpp"
 #include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/analyzer/ncu_csv.hpp"
+#include "atomq/common/atomic_file.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
 #include "terminal.hpp"
@@ -42,10 +43,13 @@ int run_ncu_csv(const AnalyzeArgs& a) {
   if (!a.program_only_given.empty())
     throw UsageError(a.program_only_given.front() + " applies to profiling a program (-- PROGRAM), not to --ncu-csv "
                      "(the export is already collected; -k, -s and -c select its launches)");
-  if (same_file(a.ncu_csv, a.output)) {
+  try {
+    refuse_output_among_inputs(a.output, {a.ncu_csv});
+  } catch (const std::runtime_error&) {
     fmt::print(stderr, "atomq: {}: is also the --ncu-csv input; writing it would replace the export\n", a.output);
     return kExitError;
   }
+  if (!a.table.empty()) refuse_output_among_inputs(a.output, {a.table});
   run::RunInfo info;
   info.command = a.ncu_csv;
   info.source = "ncu_csv";
@@ -74,7 +78,7 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
                                  run_analyze);
   auto& c = args->collector;
   sub->add_option("--ncu-csv", args->ncu_csv, "analyze an `ncu --csv --metrics $(atomq metrics)` export offline");
-  sub->add_option("-o,--output", args->output, "analysis file (JSON; default atomq-analysis.json)");
+  sub->add_option("-o,--output", args->output, "analysis file (JSON; default atomq-analysis.json; - for standard output)");
   sub->add_option("--table", args->table, "service-time table (default: calibrated or bundled for the GPU's chip)");
   sub->add_option("-k,--kernel-name", c.kernel_name,
                   "only these kernels, as ncu's -k: NAME (the function name, or the full demangled or mangled "

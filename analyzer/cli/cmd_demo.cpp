@@ -161,7 +161,7 @@ int run_demo(const DemoArgs& args) {
   fmt::print("\n{}\n", replay ? "REPLAY of recorded H200 profiles (no GPU used)" : "Measured on this GPU");
   fmt::print("{}\n", report::render_terminal_summary(built));
   fmt::print("table: {} ({})\n", table.path, table.reason);
-  print_written(outputs);
+  print_written(stdout, outputs);
   return kExitOk;
 }
 

@@ -2,12 +2,15 @@
 // evaluates the recorded profiles with the current model and writes the bottleneck report.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "run_report.hpp"
 #include "terminal.hpp"
+#include "atomq/common/atomic_file.hpp"
 #include "atomq/report/report.hpp"
 #include "atomq/run_document/run_document.hpp"
 #include "commands.hpp"
@@ -35,10 +38,15 @@ std::pair<std::string, std::string> split_pair(const std::string& text) {
 
 int run_report(const ReportArgs& args) {
   // Refuse an unusable output name before any work.
+  std::vector<std::string> inputs = args.runs;
+  inputs.insert(inputs.end(), args.baseline.begin(), args.baseline.end());
+  if (!args.table.empty()) inputs.push_back(args.table);
   for (const auto& out : args.outputs) {
-    for (const auto* inputs : {&args.runs, &args.baseline})
-      for (const auto& in : *inputs)
-        if (same_file(in, out)) throw report::ReportError(out + ": is also an input; writing it would replace the run");
+    try {
+      refuse_output_among_inputs(out, inputs);
+    } catch (const std::runtime_error& e) {
+      throw report::ReportError(e.what());
+    }
     if (report::report_format_for_path(out) == report::ReportFormat::kHtml && !report::html_supported())
       throw report::ReportError(out + ": this atomq was built without Chart.js (libjs-chart.js); write .md or rebuild");
   }
@@ -48,7 +56,7 @@ int run_report(const ReportArgs& args) {
     for (const auto& path : args.runs) request.runs.push_back(report::load_run_document(path));
     for (const auto& path : args.baseline) request.baseline_runs.push_back(report::load_run_document(path));
   } catch (const report::RunDocumentError& e) {
-    fmt::print(stderr, "atomq: not a usable run document: {}\n", e.what());
+    fmt::print(stderr, "atomq: not a usable run document: {}\n", report::terminal_text(e.what()));
     return kExitError;
   }
   for (const auto& p : args.pairs) request.pairs.push_back(split_pair(p));
@@ -56,9 +64,11 @@ int run_report(const ReportArgs& args) {
   const model::SelectedTable table = select_report_table(request, args.table);
 
   const report::Report built = write_reports(request, args.outputs);
-  if (!args.quiet) fmt::print("{}\n", report::render_terminal_summary(built));
-  fmt::print("table: {} ({})\n", table.path, table.reason);
-  print_written(args.outputs);
+  // A report on standard output (-o -) is alone there: the summary goes to stderr.
+  FILE* chatter = std::count(args.outputs.begin(), args.outputs.end(), "-") ? stderr : stdout;
+  if (!args.quiet) fmt::print(chatter, "{}\n", report::render_terminal_summary(built));
+  fmt::print(chatter, "table: {} ({})\n", table.path, table.reason);
+  print_written(chatter, args.outputs);
   return kExitOk;
 }
 
@@ -73,7 +83,7 @@ void add_report_command(CLI::App& app, CommandRunner& selected) {
       ->check(CLI::ExistingFile);
   sub->add_option("-o,--output", args->outputs,
                   "report file: .html (self-contained, charts), .md, or the per-kernel export .csv / .json "
-                  "(docs/report.md); repeatable")
+                  "(docs/report.md), - for standard output (Markdown); repeatable")
       ->required();
   sub->add_option("--compare", args->baseline, "baseline run document(s): kernels matched by name, what changed")
       ->check(CLI::ExistingFile);

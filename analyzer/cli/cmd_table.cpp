@@ -23,6 +23,11 @@ struct TableArgs {
   bool l2 = false;
 };
 
+// Before any work: the output is not the table.
+void refuse_csv_over_the_table(const TableArgs& a) {
+  if (!a.csv_out.empty()) refuse_output_among_inputs(a.csv_out, {a.path});
+}
+
 int run_show(const TableArgs& a) {
   print_table_summary(stdout, cal::load_service_table(a.path));
   return kExitOk;
@@ -37,9 +42,10 @@ int run_validate(const TableArgs& a) {
 }
 
 int run_csv(const TableArgs& a) {
+  refuse_csv_over_the_table(a);
   const cal::ServiceTable t = cal::load_service_table(a.path);
   const std::string csv = a.l2 ? cal::service_table_l2_csv(t) : cal::service_table_csv(t);
-  if (a.csv_out.empty() || a.csv_out == "-")
+  if (a.csv_out.empty())
     fmt::print("{}", csv);
   else
     write_file_atomically(a.csv_out, csv);
@@ -49,6 +55,7 @@ int run_csv(const TableArgs& a) {
 // The least-squares fit of the table (model/service_fit.hpp): its parameters and residuals per
 // op variant, and optionally every cell's measured S next to the fit.
 int run_fit(const TableArgs& a) {
+  refuse_csv_over_the_table(a);
   const cal::ServiceTable t = cal::load_service_table(a.path);
   const model::ServiceFit fit = model::fit_service_model(t);
   fmt::print("S_fit(n, k) = max(w0 + w1 k, max(L_floor, l0 + l1 k) / n)   ({})\n", a.path);
@@ -60,11 +67,7 @@ int run_fit(const TableArgs& a) {
                v.latency.intercept, v.latency.slope, v.latency_floor, 100.0 * v.rms_relative_residual,
                100.0 * v.max_abs_relative_residual);
   if (!a.csv_out.empty()) {
-    const std::string csv = model::fit_residuals_csv(t, fit);
-    if (a.csv_out == "-")
-      fmt::print("{}", csv);
-    else
-      write_file_atomically(a.csv_out, csv);
+    write_file_atomically(a.csv_out, model::fit_residuals_csv(t, fit));
   }
   return kExitOk;
 }
@@ -72,6 +75,7 @@ int run_fit(const TableArgs& a) {
 // The L2 law fitted on the table's L2 cells (model/l2_law.hpp): its terms, the share curve,
 // the latency, the residual statistics, and optionally every saturated cell's residual.
 int run_law(const TableArgs& a) {
+  refuse_csv_over_the_table(a);
   const cal::ServiceTable t = cal::load_service_table(a.path);
   const model::L2Law law = model::fit_l2_law(t.l2);
   if (!law.fitted) {
@@ -103,10 +107,7 @@ int run_law(const TableArgs& a) {
     for (const auto& r : law.residuals)
       csv += fmt::format("{},{},{:.4f},{:.3f},{:.4f},{:.4f},{:.4f}\n", enum_name(r.op), r.pattern, r.sectors, r.chains,
                          r.measured, r.predicted, r.relative());
-    if (a.csv_out == "-")
-      fmt::print("{}", csv);
-    else
-      write_file_atomically(a.csv_out, csv);
+    write_file_atomically(a.csv_out, csv);
   }
   return kExitOk;
 }
@@ -125,7 +126,7 @@ void add_table_command(CLI::App& app, CommandRunner& selected) {
   validate->callback([&selected, args] { selected = [args] { return run_validate(*args); }; });
   auto* csv = table->add_subcommand("csv", "export a table as CSV");
   csv->add_option("file", args->path, "table JSON")->required();
-  csv->add_option("-o,--output", args->csv_out, "CSV file (default stdout)");
+  csv->add_option("-o,--output", args->csv_out, "CSV file (default and -: standard output)");
   csv->add_flag("--l2", args->l2, "the L2 section's cells instead of the shared-atomic grid");
   csv->callback([&selected, args] { selected = [args] { return run_csv(*args); }; });
   auto* fit = table->add_subcommand("fit", "the least-squares service-time fit and its residuals");

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
+#include "atomq/report/report.hpp"
 #if ATOMQ_WITH_CUDA
 #include "atomq/cuda/check.hpp"
 #endif
@@ -112,13 +113,13 @@ int run_selected(const CommandRunner& selected) {
     return report_gpu_error(e);
 #endif
   } catch (const atomq::calibration::TableError& e) {
-    fmt::print(stderr, "atomq: invalid table: {}\n", e.what());
+    fmt::print(stderr, "atomq: invalid table: {}\n", atomq::report::terminal_text(e.what()));
     return kExitError;
   } catch (const UsageError& e) {
-    fmt::print(stderr, "atomq: {}\n", e.what());
+    fmt::print(stderr, "atomq: {}\n", atomq::report::terminal_text(e.what()));
     return kExitUsage;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "atomq: {}\n", e.what());
+  } catch (const std::exception& e) {  // names from input files: no escape sequence reaches the terminal
+    fmt::print(stderr, "atomq: {}\n", atomq::report::terminal_text(e.what()));
     return kExitError;
   }
 }

@@ -23,24 +23,24 @@ namespace {
 
 // The report's short kernel name, cut to the column's width.
 std::string short_name(const std::string& kernel_name, size_t width) {
-  std::string name = report::short_kernel_name(kernel_name);
+  std::string name = report::terminal_text(report::short_kernel_name(kernel_name));  // no escape sequences
   if (name.size() > width) name = name.substr(0, width - 1) + "~";
   return name;
 }
 
 // "Where in the code": per kernel with per-instruction counts, its atomic sites (report.hpp), of
 // the launch they measured where there is one.
-void print_atomic_sites(const std::vector<model::KernelAnalysis>& analyses) {
+void print_atomic_sites(FILE* out, const std::vector<model::KernelAnalysis>& analyses) {
   std::set<std::string> shown;
   for (const bool measured : {true, false})
     for (const auto& an : analyses) {
       if ((an.sites_basis.basis == model::InstructionBasis::kMeasured) != measured) continue;
       const auto rows = report::atomic_site_rows(an, 8);
       if (rows.empty() || !shown.insert(an.kernel_name).second) continue;
-      fmt::print("{}: atomic sites ({})\n", short_name(an.kernel_name, 60),
+      fmt::print(out, "{}: atomic sites ({})\n", short_name(an.kernel_name, 60),
                  measured ? "per-instruction counts" : "derived from a launch's own counters");
       for (const auto& r : rows)
-        fmt::print("  {} {:<18} {:<28} {:>6} shared busy  e {:>4}  k {:>4}  {:>10} per launch  {}\n", r[0], r[1], r[2],
+        fmt::print(out, "  {} {:<18} {:<28} {:>6} shared busy  e {:>4}  k {:>4}  {:>10} per launch  {}\n", r[0], r[1], r[2],
                    r[3], r[4], r[5], r[6], r[7]);
     }
 }
@@ -63,7 +63,7 @@ std::string launch_label(const std::vector<model::KernelProfile>& profiles, size
 
 // Which launches the per-instruction counts measured and which took their figures from their own
 // counters, per kernel (the run document's "instruction_counts").
-void print_instruction_bases(const std::vector<model::KernelProfile>& profiles,
+void print_instruction_bases(FILE* out, const std::vector<model::KernelProfile>& profiles,
                              const std::vector<model::KernelAnalysis>& analyses) {
   std::map<std::string, std::vector<size_t>> launches;  // symbol -> profiles with counts
   std::vector<std::string> order;
@@ -77,25 +77,26 @@ void print_instruction_bases(const std::vector<model::KernelProfile>& profiles,
     const auto& ids = launches[key];
     if (ids.size() < 2) continue;  // one launch: its sites above say it all
     const model::InstructionProfile& counts = *profiles[ids.front()].instructions;
-    fmt::print("{}: per-instruction counts of launch {}{}; the other launches derived from their own counters\n",
+    fmt::print(out, "{}: per-instruction counts of launch {}{}; the other launches derived from their own counters\n",
                short_name(profiles[ids.front()].kernel_name, 60), counts.first_launch,
                counts.launches > 1 ? fmt::format("-{}", counts.first_launch + counts.launches - 1) : "");
     for (size_t i : ids)
-      fmt::print("  {:<10} {:<8} {}\n", launch_label(profiles, i), enum_name(profiles[i].instructions->basis),
+      fmt::print(out, "  {:<10} {:<8} {}\n", launch_label(profiles, i), enum_name(profiles[i].instructions->basis),
                  launch_basis_line(analyses[i]));
   }
 }
 
 // The report's headline lines first: the kernels with the most time at stake (report.hpp).
-void print_headlines(const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
+void print_headlines(FILE* out, const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
                      const model::SelectedTable& table) {
   if (profiles.empty()) return;
   report::ReportRequest request;
   request.runs.push_back(run::RunDocument{"", "", info, profiles});
   request.table = table.table;
   const report::Report built = report::build_report(request);
-  for (size_t i = 0; i < built.headlines.size(); ++i) fmt::print("{}. {}\n", i + 1, built.headlines[i]);
-  fmt::print("\n");
+  for (size_t i = 0; i < built.headlines.size(); ++i)
+    fmt::print(out, "{}. {}\n", i + 1, report::terminal_text(built.headlines[i]));
+  fmt::print(out, "\n");
 }
 
 // GPUs that have a table of their own (calibrate --all-devices), by UUID; the others use the
@@ -135,23 +136,24 @@ int write_and_print_run(const std::string& output, const std::string& table_path
     analyses.push_back(model::analyze(p, it != own_service.end() ? it->second : service));
   }
   run::write_run_document(output, info, profiles, analyses);
+  FILE* out = output == "-" ? stderr : stdout;  // a run document on standard output is alone there
 
   for (const auto& w : info.warnings) spdlog::warn("{}", w);
-  print_headlines(info, profiles, table);
-  fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
+  print_headlines(out, info, profiles, table);
+  fmt::print(out, "{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
   for (size_t i = 0; i < profiles.size(); ++i) {
     const auto& an = analyses[i];
     const auto t = profiles[i].counter(model::metric::kDurationNs);
     const std::string time = report::duration_text(t);
     if (!an.evaluated) {
-      fmt::print("{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", short_name(an.kernel_name, 36), time, "-", "-",
+      fmt::print(out, "{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", short_name(an.kernel_name, 36), time, "-", "-",
                  "-", "-", "-", enum_name(an.utilization_class));
       continue;
     }
     const bool assumed = an.inputs.active_lanes_origin == model::Origin::kAssumed;
     // Counter noise can put a saturated unit above 100%: marked, as in the report.
     const std::string u = an.utilization.mean > 1.0 ? "100%+" : fmt::format("{:.0f}%", 100.0 * an.utilization.mean);
-    fmt::print("{:<36} {:>10} {:>6} {:>6.1f} {:>5} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36), time, u,
+    fmt::print(out, "{:<36} {:>10} {:>6} {:>6.1f} {:>5} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36), time, u,
                an.queue_length,
                fmt::format("{:.1f}{}", an.inputs.active_lanes, assumed ? "*" : ""),
                an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
@@ -159,25 +161,25 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   }
   for (const auto& an : analyses)
     if (an.evaluated && an.inputs.instructions > 0 && an.inputs.active_lanes_origin == model::Origin::kAssumed)
-      fmt::print("{}: e* {}\n", short_name(an.kernel_name, 36), an.inputs.active_lanes_basis);
-  print_atomic_sites(analyses);
-  print_instruction_bases(profiles, analyses);
+      fmt::print(out, "{}: e* {}\n", short_name(an.kernel_name, 36), an.inputs.active_lanes_basis);
+  print_atomic_sites(out, analyses);
+  print_instruction_bases(out, profiles, analyses);
   for (const auto& an : analyses)
-    fmt::print("{}: {}; binds: {}\n", short_name(an.kernel_name, 36), report::atomic_units_summary(an),
+    fmt::print(out, "{}: {}; binds: {}\n", short_name(an.kernel_name, 36), report::atomic_units_summary(an),
                enum_name(an.binding_unit));
-  fmt::print("\n{} launch(es) profiled", info.launches.launches_profiled);
-  if (info.launches.passes) fmt::print(" ({} replay passes each)", info.launches.passes);
-  if (info.launches.launches_filtered) fmt::print(", {} not selected", info.launches.launches_filtered);
+  fmt::print(out, "\n{} launch(es) profiled", info.launches.launches_profiled);
+  if (info.launches.passes) fmt::print(out, " ({} replay passes each)", info.launches.passes);
+  if (info.launches.launches_filtered) fmt::print(out, ", {} not selected", info.launches.launches_filtered);
   if (info.launches.graph_launches_profiled)
-    fmt::print(", {} graph launch(es) profiled, each as one range over all its kernel nodes (the launch "
+    fmt::print(out, ", {} graph launch(es) profiled, each as one range over all its kernel nodes (the launch "
                "repeated per pass from a device-memory checkpoint)", info.launches.graph_launches_profiled);
   if (info.launches.graph_nodes_not_profiled)
-    fmt::print(" ({} kernel node(s) NOT profiled: {})", info.launches.graph_nodes_not_profiled,
+    fmt::print(out, " ({} kernel node(s) NOT profiled: {})", info.launches.graph_nodes_not_profiled,
                info.launches.graph_note);
   if (info.launches.graph_launches)
-    fmt::print(", {} graph launch(es) NOT profiled ({})", info.launches.graph_launches, info.launches.graph_note);
-  fmt::print("; table {} ({}); wrote {}\n", table.path, table.reason, output);
-  for (const auto& [uuid, t] : own) fmt::print("kernels on {} evaluated with its own table {}\n", uuid, t.path);
+    fmt::print(out, ", {} graph launch(es) NOT profiled ({})", info.launches.graph_launches, info.launches.graph_note);
+  fmt::print(out, "; table {} ({}); wrote {}\n", table.path, table.reason, output == "-" ? "standard output" : output);
+  for (const auto& [uuid, t] : own) fmt::print(out, "kernels on {} evaluated with its own table {}\n", uuid, t.path);
   return kExitOk;
 }
 
@@ -188,8 +190,9 @@ report::Report write_reports(const report::ReportRequest& request,
   return built;
 }
 
-void print_written(const std::vector<std::string>& outputs) {
-  for (const auto& out : outputs) fmt::print("wrote {}\n", out);
+void print_written(FILE* stream, const std::vector<std::string>& outputs) {
+  for (const auto& out : outputs)
+    if (out != "-") fmt::print(stream, "wrote {}\n", out);
 }
 
 model::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg) {
@@ -211,9 +214,5 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
   return table;
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) && !ec;
-}
 
 }  // namespace atomq::cli

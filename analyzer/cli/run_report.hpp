@@ -2,6 +2,7 @@
 // write the run document; choose the table a report is evaluated with.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,7 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
 
 // Builds the report once and writes it to every output (.md or .html).
 report::Report write_reports(const report::ReportRequest& request, const std::vector<std::string>& outputs);
-void print_written(const std::vector<std::string>& outputs);  // "wrote FILE" lines
-
-// Whether two paths name one existing file (an output that would overwrite an input).
-bool same_file(const std::string& a, const std::string& b);
+// "wrote FILE" lines (none for "-", standard output).
+void print_written(FILE* stream, const std::vector<std::string>& outputs);
 
 }  // namespace atomq::cli

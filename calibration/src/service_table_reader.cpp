@@ -1,6 +1,7 @@
 // The service table's reader: schema, version, axes, completeness of the grid, finite
-// positive values. Every error names the file and the field (atomq::JsonFields).
+// positive values within physical ranges. Every error names the file and the field (atomq::JsonFields).
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
@@ -16,6 +17,24 @@ namespace {
 
 using nlohmann::json;
 using Fields = JsonFields<TableError>;
+
+// Physical bounds, far outside any GPU measured but refusing what no GPU can measure (a service
+// time of 1e-300 or 1e300 cycles, an SM clock of 0), which the model would compute with.
+constexpr double kMinCycles = 1e-2, kMaxCycles = 1e6;      // a service time or latency, cycles
+constexpr double kMinClockMhz = 1, kMaxClockMhz = 1e5;     // a measured clock, MHz
+
+// A measured value within its physical range, else an error naming the field, the value and the range.
+double physical(const Fields& r, const json& j, const std::string& path, const std::string& key, double lo,
+                double hi, const char* unit) {
+  const double v = r.number(j, path, key);
+  if (lo > 0 && !(v > 0)) r.fail(json_path(path, key), "must be positive");
+  if (!(v >= lo && v <= hi)) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%g %s is physically impossible: expected %g to %g %s", v, unit, lo, hi, unit);
+    r.fail(json_path(path, key), text);
+  }
+  return v;
+}
 
 int positive_int(const Fields& r, const json& j, const std::string& path, const char* key) {
   return static_cast<int>(r.integer(j, path, key, 1, std::numeric_limits<int>::max()));
@@ -56,8 +75,8 @@ Provenance read_provenance(const Fields& r, const json& doc) {
   const json& j = r.member(doc, "", "provenance");
   Provenance p;
   p.device = read_device(r, j, path);
-  p.sm_clock_mhz_start = r.number(j, path, "sm_clock_mhz_start");
-  p.sm_clock_mhz_end = r.number(j, path, "sm_clock_mhz_end");
+  p.sm_clock_mhz_start = physical(r, j, path, "sm_clock_mhz_start", kMinClockMhz, kMaxClockMhz, "MHz");
+  p.sm_clock_mhz_end = physical(r, j, path, "sm_clock_mhz_end", kMinClockMhz, kMaxClockMhz, "MHz");
   // Added after the first tables were written: optional, "unknown" when absent.
   p.driver_release = r.optional_str(j, path, "driver_release", "unknown");
   p.created_utc = r.str(j, path, "created_utc");
@@ -137,10 +156,10 @@ int axis_index(const Fields& r, const std::vector<T>& axis, const T& value, Same
 SampleSummary read_repeats(const Fields& r, const json& j, const std::string& path,
                            const std::string& key, const char* what) {
   SampleSummary s;
-  s.median = r.number(j, path, key);
-  s.min = r.number(j, path, key + "_min");
-  s.max = r.number(j, path, key + "_max");
-  if (!(s.median > 0)) r.fail(json_path(path, key), std::string(what) + " must be positive");
+  if (!(r.number(j, path, key) > 0)) r.fail(json_path(path, key), std::string(what) + " must be positive");
+  s.median = physical(r, j, path, key, kMinCycles, kMaxCycles, "cycles");
+  s.min = physical(r, j, path, key + "_min", kMinCycles, kMaxCycles, "cycles");
+  s.max = physical(r, j, path, key + "_max", kMinCycles, kMaxCycles, "cycles");
   if (!(s.min > 0 && s.min <= s.median && s.median <= s.max))
     r.fail(json_path(path, key + "_min"),
            "expected 0 < " + key + "_min <= " + key + " <= " + key + "_max");
@@ -202,6 +221,7 @@ std::vector<ControlCell> read_controls(const Fields& r, const json& doc) {
     c.e = static_cast<int>(r.integer(list[i], path, "e", 1, 32));
     c.cycles_per_slot = r.number(list[i], path, "cycles_per_slot");
     if (c.cycles_per_slot < 0) r.fail(path + ".cycles_per_slot", "must not be negative");
+    if (c.cycles_per_slot > kMaxCycles) physical(r, list[i], path, "cycles_per_slot", 0, kMaxCycles, "cycles");
     out.push_back(c);
   }
   return out;
@@ -241,9 +261,9 @@ L2Cell read_l2_cell(const Fields& r, const json& j, const std::string& path) {
   c.requests_per_instruction = positive(r, j, path, "requests_per_instruction");
   c.hottest_slice_share = r.number(j, path, "hottest_slice_share", 0.0, 1.0);
   if (!(c.hottest_slice_share > 0)) r.fail(path + ".hottest_slice_share", "must be positive");
-  c.cycles_per_request = positive(r, j, path, "cycles_per_request");
-  c.cycles_min = positive(r, j, path, "cycles_min");
-  c.cycles_max = positive(r, j, path, "cycles_max");
+  c.cycles_per_request = physical(r, j, path, "cycles_per_request", kMinCycles, kMaxCycles, "cycles");
+  c.cycles_min = physical(r, j, path, "cycles_min", kMinCycles, kMaxCycles, "cycles");
+  c.cycles_max = physical(r, j, path, "cycles_max", kMinCycles, kMaxCycles, "cycles");
   if (!(c.cycles_min <= c.cycles_per_request && c.cycles_per_request <= c.cycles_max))
     r.fail(path + ".cycles_min", "expected cycles_min <= cycles_per_request <= cycles_max");
   c.repeat_spread = r.number(j, path, "repeat_spread", 0.0);
@@ -308,7 +328,7 @@ L2Section read_l2_section(const Fields& r, const json& doc) {
   const json& l2 = r.member(doc, "", "l2");
   L2Section s;
   s.slices = positive_int(r, l2, "l2", "slices");
-  s.l2_clock_mhz = positive(r, l2, "l2", "l2_clock_mhz");
+  s.l2_clock_mhz = physical(r, l2, "l2", "l2_clock_mhz", kMinClockMhz, kMaxClockMhz, "MHz");
   s.wall_seconds = positive(r, l2, "l2", "wall_seconds");
   const json& axes = r.member(l2, "l2", "axes");
   s.ops = read_axis<GlobalAtomicOp>(r, axes, "l2.axes", "ops", [&](const json& v, const std::string& f) {

@@ -90,6 +90,26 @@ bool load_user_table(SelectedTable& s, const std::string& wanted) {
   }
 }
 
+// Where the path came from when a variable chose it: an error then names the variable, so a
+// stale export in a shell profile is found. Empty when the user named the file.
+std::string variable_behind(const SelectedTable& s) {
+  if (s.origin == "ATOMQ_TABLE") return "$ATOMQ_TABLE";
+  if (s.origin != "bundled") return "";
+  if (const char* env = std::getenv("ATOMQ_TABLE_DIR"); env && *env) return "$ATOMQ_TABLE_DIR=" + std::string(env);
+  if (const char* env = std::getenv("ATOMQ_DATA_DIR"); env && *env) return "$ATOMQ_DATA_DIR=" + std::string(env);
+  return "";
+}
+
+calibration::ServiceTable load_selected(const SelectedTable& s) {
+  try {
+    return calibration::load_service_table(s.path);
+  } catch (const calibration::TableError& e) {
+    const std::string variable = variable_behind(s);
+    if (variable.empty()) throw;
+    throw calibration::TableError(std::string(e.what()) + " (the table chosen by " + variable + ")");
+  }
+}
+
 }  // namespace
 
 SelectedTable select_table(const std::string& explicit_path, const std::string& chip) {
@@ -118,7 +138,7 @@ SelectedTable select_table(const std::string& explicit_path, const std::string& 
   } else {
     choose_bundled(s, wanted, user_path);
   }
-  if (!loaded) s.table = calibration::load_service_table(s.path);
+  if (!loaded) s.table = load_selected(s);
   if (!usable_chip)
     s.warnings.push_back("the GPU's chip is unknown: the " + s.table.provenance.device.chip +
                          " table may not describe it");

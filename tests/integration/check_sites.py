@@ -7,7 +7,7 @@ import json
 import pathlib
 import sys
 
-from check_report import check, finish, run_shown
+from named_checks import check, finish, run_shown
 from gpu_skip import require_gpu, require_tool
 
 atomq, app, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])

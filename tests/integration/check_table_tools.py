@@ -59,3 +59,23 @@ if os.path.exists("/dev/full"):
                            text=True, timeout=60)
     assert p.returncode != 0 and "cannot write to standard output" in p.stderr, (p.returncode, p.stderr)
 print("usage: /dev/zero refused, a failed write to stdout reported")
+
+# Outputs: - is standard output, /dev/null stays a device, an output that is the input is
+# refused with the input untouched (it used to be replaced by its CSV).
+p = run("table", "csv", str(tables[0]), "-o", "-")
+assert p.returncode == 0 and p.stdout.startswith("n,e,c,variant"), p.stderr
+assert not (pathlib.Path.cwd() / "-").exists(), "wrote a file named -"
+p = run("table", "csv", str(tables[0]), "-o", "/dev/null")
+assert p.returncode == 0 and pathlib.Path("/dev/null").is_char_device(), p.stderr
+copy = work / "copy.json"
+copy.write_bytes(tables[0].read_bytes())
+for args in (["csv", str(copy), "-o", str(copy)], ["fit", str(copy), "--residuals", str(work / "." / copy.name)]):
+    p = run("table", *args)
+    assert p.returncode == 1 and "is also an input" in p.stderr and str(copy) in p.stderr, (args, p.stderr)
+    assert copy.read_bytes() == tables[0].read_bytes(), "the input was replaced"
+print("outputs: - is stdout, /dev/null kept, output = input refused")
+# --residuals - after the printed fit: the CSV follows what was printed before it, in order.
+p = run("table", "fit", str(tables[0]), "--residuals", "-")
+assert p.returncode == 0 and p.stdout.startswith("S_fit(n, k)"), p.stdout[:200]
+assert p.stdout.index("variant,pattern,n,e,c,k,s_measured") > p.stdout.index("max |rel|"), p.stdout[:400]
+print("--residuals -: the CSV after the printed fit")

@@ -37,6 +37,20 @@ assert w["predicted_utilization"] <= w["current_utilization"], w
 assert math.isfinite(w["speedup"]) and w["speedup"] >= 1.0, w
 assert w["speedup_low"] <= w["speedup_high"] and abs(w["speedup_high"] - w["speedup"]) < 1e-9 * w["speedup"], w
 
+# Arguments checked as the CLI checks its options: NaN, infinite, negative, zero or out-of-range
+# values are a ValueError naming the argument (they were evaluated as given).
+for bad in [dict(n=float("nan")), dict(n=-4.0), dict(n=0.0), dict(e=0.0), dict(e=33.0), dict(c=-0.1),
+            dict(c=1.5), dict(k=0.0), dict(k=65.0), dict(k=float("inf")), dict(instruction_factor=0.0),
+            dict(instruction_factor=-1.0), dict(instruction_factor=float("nan"))]:
+    (name, value), = bad.items()
+    try:
+        atomq.what_if(conflict, table, **bad)
+    except ValueError as e:
+        assert str(e).startswith(f"what_if: {name} = "), e
+    else:
+        raise AssertionError(f"what_if accepted {bad}")
+assert atomq.what_if(conflict, table, n=8.0, e=32.0, c=0.0, k=32.0, instruction_factor=0.5)["speedup"] > 0
+
 # Records: one flat dict per kernel with plain values, as pandas.DataFrame takes them.
 records = atomq.read_run(str(run_path))
 assert len(records) == len(doc["kernels"])

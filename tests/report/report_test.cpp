@@ -6,12 +6,15 @@
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <vector>
 
+#include "atomq/common/atomic_file.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/service_time.hpp"
 #include "atomq/report/recorded.hpp"
@@ -544,6 +547,140 @@ TEST(Report, HostileKernelNamesStayInsideTheirText) {
     outside.erase(at, outside.find("``", at + 2) + 2 - at);
   for (const char* raw : {"(^|[^\\\\])<b>", "(^|[^\\\\])<!--", "(^|[^\\\\])`<", "(^|[^\\\\])`x"})
     EXPECT_FALSE(std::regex_search(outside, std::regex(raw))) << raw;
+}
+
+// Runs whose files share a name are two runs: before/app.json and after/app.json were merged
+// (twice the launches per kernel, summed times, the median of the two runs).
+TEST(Report, RunsWhoseFilesShareANameStayApart) {
+  ReportRequest request = recorded_request();
+  const std::string text = read_text_file(recorded("multi_kernel_app.json"));
+  request.runs = {run::parse_run_document(text, "/data/before/app.json"),
+                  run::parse_run_document(text, "/data/after/app.json")};
+  ReportRequest one = request;
+  one.runs.resize(1);
+  const Report single = build_report(one);
+  const Report both = build_report(request);
+  ASSERT_EQ(both.summaries.size(), 2 * single.summaries.size());
+  ASSERT_EQ(both.kernels.size(), 2 * single.kernels.size());
+  for (const auto& s : both.summaries) {
+    EXPECT_TRUE(s.run_label == "before/app" || s.run_label == "after/app") << s.run_label;
+    const auto same = std::find_if(single.summaries.begin(), single.summaries.end(),
+                                   [&](const KernelSummary& k) { return k.kernel == s.kernel; });
+    ASSERT_NE(same, single.summaries.end());
+    EXPECT_EQ(s.launches.size(), same->launches.size()) << s.run_label << " " << s.name;
+    EXPECT_EQ(s.total_ns, same->total_ns) << s.run_label << " " << s.name;
+  }
+  // The same file given twice: two runs still, numbered.
+  request.runs = {run::parse_run_document(text, "/data/app.json"), run::parse_run_document(text, "/data/app.json")};
+  const Report twice = build_report(request);
+  EXPECT_EQ(twice.summaries.size(), 2 * single.summaries.size());
+  std::set<std::string> labels;
+  for (const auto& s : twice.summaries) labels.insert(s.run_label);
+  EXPECT_EQ(labels, (std::set<std::string>{"app#1", "app#2"}));
+}
+
+// Hostile text in every field that comes from an input: the kernel and run names, the title,
+// the notes, the table's provenance and path.
+Report hostile_report(const std::string& name) {
+  ReportRequest request = recorded_request();
+  request.runs.resize(1);
+  request.runs[0].label = name;
+  for (auto& p : request.runs[0].profiles) p.kernel_name = name + "(int)";
+  request.title = name;
+  request.notes = {name};
+  request.table_path = "/t/" + name + ".json";
+  request.table_origin = "explicit";
+  request.table.provenance.device.name = name;
+  request.table.provenance.grid_name = name;
+  request.table.provenance.driver_release = name;
+  request.table.provenance.created_utc = name;
+  request.table.provenance.atomq_commit = name;
+  return build_report(request);
+}
+
+// Characters of `md` that Markdown reads as markup: not after an odd number of backslashes,
+// not inside a code span.
+std::string unescaped_markup(const std::string& md) {
+  std::string found;
+  for (size_t i = 0; i < md.size(); ++i) {
+    if (md[i] == '\\') {
+      ++i;  // the next character is literal
+      continue;
+    }
+    if (md[i] == '`') {  // a code span: skip to the fence of the same length
+      size_t fence = 0;
+      while (i + fence < md.size() && md[i + fence] == '`') ++fence;
+      const size_t end = md.find(std::string(fence, '`'), i + fence);
+      if (end != std::string::npos) i = end + fence - 1;
+      continue;
+    }
+    if (std::strchr("<[]&", md[i]) != nullptr || (static_cast<unsigned char>(md[i]) < 0x20 && md[i] != '\n'))
+      found += md[i];
+  }
+  return found;
+}
+
+TEST(ReportMarkdown, EveryFieldIsEscapedBackslashesIncluded) {
+  for (const std::string name : {"x\\<img src=x onerror=alert(1)>", "[a](javascript:alert(1))", "<b>|\\\\`",
+                                 "a&lt;b\n# h", "\x1b]52;c;ZXZpbA==\x07"}) {
+    const std::string md = render_markdown(hostile_report(name));
+    EXPECT_EQ(unescaped_markup(md), "") << name;
+    EXPECT_EQ(md.find('\x1b'), std::string::npos) << name;
+  }
+  // What the escapes render as is the name itself: "\\" for a backslash, "\<" for "<".
+  const std::string md = render_markdown(hostile_report("a\\<b"));
+  EXPECT_NE(md.find("# a\\\\\\<b\n"), std::string::npos) << md.substr(0, 80);
+}
+
+// An OSC 52 clipboard write, a CSI colour, an 8-bit CSI and DEL in a kernel name: shown as
+// escapes, never sent to the terminal.
+TEST(ReportTerminal, ControlCharactersInNamesAreShownAsEscapes) {
+  const std::string name = "k\x1b]52;c;ZXZpbA==\x07\x1b[31m\xc2\x9b" "2J\x7f\x9b";
+  const std::string out = render_terminal_summary(hostile_report(name));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(out[i]);
+    EXPECT_TRUE(ch == '\n' || (ch >= 0x20 && ch != 0x7f)) << "byte " << int(ch) << " at " << i;
+    if (ch == 0xc2 && i + 1 < out.size()) EXPECT_GE(static_cast<unsigned char>(out[i + 1]), 0xa0) << "C1 at " << i;
+  }
+  EXPECT_NE(out.find("k\\x1b]52;c;ZXZpbA==\\x07\\x1b[31m\\u009b2J\\x7f\\x9b"), std::string::npos) << out;
+  EXPECT_EQ(terminal_text("n\xcc\x82 µs ✓"), "n\xcc\x82 µs ✓");  // printable UTF-8 kept
+}
+
+// The fields of the first data row of a CSV (RFC 4180 quoting undone).
+std::vector<std::string> first_csv_row(const std::string& csv) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = csv.find("\r\n") + 2; i < csv.size(); ++i) {
+    const char ch = csv[i];
+    if (quoted && ch == '"' && i + 1 < csv.size() && csv[i + 1] == '"') fields.back() += csv[++i];
+    else if (ch == '"') quoted = !quoted;
+    else if (!quoted && ch == ',') fields.emplace_back();
+    else if (!quoted && ch == '\r') break;
+    else fields.back() += ch;
+  }
+  return fields;
+}
+
+// Formula injection: a text field starting with = + - @ (or a tab, a carriage return) is
+// neutralized with a leading '; number columns stay numbers.
+TEST(ReportCsv, FieldsThatASpreadsheetReadsAsFormulasAreNeutralized) {
+  for (const std::string name : {"=HYPERLINK(\"http://x\",\"y\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
+                                 "\tx", "\rx"}) {
+    const std::string csv = render_summary_csv(hostile_report(name));
+    const std::vector<std::string> fields = first_csv_row(csv);
+    ASSERT_GE(fields.size(), 3u);
+    EXPECT_EQ(fields[0], "'" + name);  // run
+    for (size_t i : {1, 2}) EXPECT_EQ(fields[i].substr(0, 1), "'") << fields[i];  // kernel, kernel_name
+  }
+  const std::string csv = render_summary_csv(hostile_report("plain"));
+  const std::string row = csv.substr(csv.find("\r\n") + 2);
+  EXPECT_TRUE(std::regex_search(row, std::regex(",[0-9]+,[0-9.e+-]+,"))) << row;  // launches, total time
+}
+
+TEST(ReportFormat, LargeTimesKeepTheirSign) {
+  EXPECT_EQ(duration_text(1e25), "1e+22 µs");
+  EXPECT_EQ(duration_text(9.2e21), "9.2e+18 µs");
+  EXPECT_EQ(duration_text(2.5e9), "2,500,000 µs");
 }
 
 }  // namespace

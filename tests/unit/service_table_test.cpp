@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -108,6 +109,34 @@ TEST(ServiceTable, WrongTypesAndValuesAreNamed) {
   j = small_json();
   j["provenance"]["compute_capability"] = "nine";
   EXPECT_NE(error_of(j.dump()).find("'provenance.compute_capability'"), std::string::npos);
+}
+
+// Values no GPU can measure pass the "finite, positive" checks but not the physical ranges:
+// each is refused naming the field.
+TEST(ServiceTable, PhysicallyImpossibleValuesAreRefusedNamingTheField) {
+  const auto error_with = [](const std::function<void(json&)>& edit) {
+    json j = small_json();
+    edit(j);
+    return error_of(j.dump());
+  };
+  const auto s_set = [](double v) {
+    return [v](json& j) {
+      j["cells"][0]["s"] = v;
+      j["cells"][0]["s_min"] = v;
+      j["cells"][0]["s_max"] = v;
+    };
+  };
+  EXPECT_NE(error_with(s_set(1e-300)).find("'cells[0].s': 1e-300 cycles is physically impossible"), std::string::npos)
+      << error_with(s_set(1e-300));
+  EXPECT_NE(error_with(s_set(1e300)).find("'cells[0].s': 1e+300 cycles is physically impossible"), std::string::npos);
+  for (const char* clock : {"sm_clock_mhz_start", "sm_clock_mhz_end"}) {
+    const std::string zero = error_with([clock](json& j) { j["provenance"][clock] = 0; });
+    EXPECT_NE(zero.find(std::string("'provenance.") + clock + "': must be positive"), std::string::npos) << zero;
+    const std::string huge = error_with([clock](json& j) { j["provenance"][clock] = 1e9; });
+    EXPECT_NE(huge.find(std::string("'provenance.") + clock + "': 1e+09 MHz is physically impossible"),
+              std::string::npos) << huge;
+  }
+  EXPECT_EQ(error_with(s_set(1.0)), "");  // the fastest measured cell's time
 }
 
 TEST(ServiceTable, IncompleteOrDuplicateGridIsRejected) {

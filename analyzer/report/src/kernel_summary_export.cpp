@@ -1,6 +1,7 @@
 // The flat per-kernel export: one row per kernel of the report (KernelSummary), the same
 // columns in CSV and JSON, defined once in kSummaryColumns.
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -94,10 +95,14 @@ std::vector<json> rows(const Report& report) {
   return out;
 }
 
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A text
+// field that a spreadsheet would read as a formula (starting with = + - @, a tab or a carriage
+// return) gets a leading ' (OWASP's CSV injection advice); numbers stay numbers.
 std::string csv_field(const json& v) {
   if (v.is_null()) return "";
   std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  if (v.is_string() && !text.empty() && text.front() != '\0' && std::strchr("=+-@\t\r", text.front()) != nullptr)
+    text.insert(0, "'");
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 #include "atomq/model/analysis.hpp"
 #include "report_format.hpp"
@@ -13,13 +15,22 @@ using namespace detail;
 
 namespace {
 
-// Text that may hold a kernel or file name: no HTML, no code span or table cell ends early.
-std::string cell(std::string text) {
+// Any text in the report (names, the model's sentences, file names, provenance): control
+// characters shown as escapes, every character Markdown or its HTML could read as markup
+// escaped with a backslash, the backslash itself first (so "\\<" cannot undo the escape of
+// "<"), and "_" where it could start or end emphasis. ">" stays: with "<" escaped it ends no tag,
+// and no field starts a line (where it would open a quote).
+std::string text(const std::string& raw) {
+  const std::string visible = terminal_text(raw);
   std::string out;
-  for (char ch : text) {
-    if (ch == '|' || ch == '<' || ch == '`') out += std::string("\\") + ch;
-    else if (ch == '\n') out += ' ';
-    else out += ch;
+  for (size_t i = 0; i < visible.size(); ++i) {
+    const char ch = visible[i];
+    const auto word = [&](size_t j) {
+      return j < visible.size() && std::isalnum(static_cast<unsigned char>(visible[j]));
+    };
+    const bool intraword_underscore = ch == '_' && i > 0 && word(i - 1) && word(i + 1);
+    if (std::strchr("\\`*[]<|&~", ch) != nullptr || (ch == '_' && !intraword_underscore)) out += '\\';
+    out += ch;
   }
   return out;
 }
@@ -30,14 +41,13 @@ std::string code(const std::string& text) {
   for (char ch : text) longest = std::max(longest, run = ch == '`' ? run + 1 : 0);
   const std::string fence(longest + 1, '`');
   const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
-  std::string flat = text;
-  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  const std::string flat = terminal_text(text);  // no line break or escape sequence inside
   return fence + (pad ? " " : "") + flat + (pad ? " " : "") + fence;
 }
 
 void table_row(std::string& md, const std::vector<std::string>& cells) {
   md += "|";
-  for (const auto& c : cells) md += " " + cell(c) + " |";
+  for (const auto& c : cells) md += " " + text(c) + " |";
   md += "\n";
 }
 
@@ -83,15 +93,15 @@ void summary_table(std::string& md, const std::vector<ReportKernel>& kernels) {
 }
 
 void finding_section(std::string& md, const model::Finding& f) {
-  md += fmt::format("**{}** (`{}`)\n\n", f.title, enum_name(f.kind));
+  md += fmt::format("**{}** ({})\n\n", text(f.title), code(enum_name(f.kind)));
   if (!f.evidence.empty()) {
     md += "Evidence:\n\n";
-    for (const auto& e : f.evidence) md += fmt::format("- {}: {}\n", e.name, evidence_value(e));
+    for (const auto& e : f.evidence) md += fmt::format("- {}: {}\n", text(e.name), text(evidence_value(e)));
     md += "\n";
   }
-  for (const auto& d : f.details) md += "- " + d + "\n";
+  for (const auto& d : f.details) md += "- " + text(d) + "\n";
   if (!f.details.empty()) md += "\n";
-  if (!f.recommendation.empty()) md += "Recommendation: " + f.recommendation + "\n\n";
+  if (!f.recommendation.empty()) md += "Recommendation: " + text(f.recommendation) + "\n\n";
   if (!f.what_ifs.empty()) {
     table_header(md, {"what if", "S (cycles)", "predicted U", "predicted time", "predicted gain (full to no overlap)",
                       "in calibrated range"});
@@ -100,8 +110,8 @@ void finding_section(std::string& md, const model::Finding& f) {
                      duration(w.predicted_time_ns), gain_interval(w), w.outside_calibrated_range ? "no" : "yes"});
     md += "\n";
     for (const auto& w : f.what_ifs) {
-      if (!w.basis.empty()) md += fmt::format("- basis of \"{}\": {}\n", w.change, w.basis);
-      if (w.interval.evaluated) md += fmt::format("- interval of \"{}\": {}\n", w.change, w.interval.basis);
+      if (!w.basis.empty()) md += fmt::format("- basis of \"{}\": {}\n", text(w.change), text(w.basis));
+      if (w.interval.evaluated) md += fmt::format("- interval of \"{}\": {}\n", text(w.change), text(w.interval.basis));
     }
     md += "\n";
   }
@@ -111,46 +121,48 @@ void finding_section(std::string& md, const model::Finding& f) {
 void l2_lines(std::string& md, const model::KernelAnalysis& a) {
   const auto& q = a.l2;
   if (!q.evaluated) {
-    md += "- L2 queue: " + q.not_evaluated_reason + "\n";
+    md += "- L2 queue: " + text(q.not_evaluated_reason) + "\n";
     return;
   }
   md += fmt::format("- L2 queue: class **{}**, hottest slice U {} at S = {} L2 cycles per request; {}\n",
-                    enum_name(q.utilization_class), utilization(q.utilization), number(q.service_cycles), q.basis_text);
-  md += fmt::format("- L2 op {} ({}: {}); {} requests, {} at the hottest of {} slices; {}\n", enum_name(q.op),
-                    enum_name(q.op_origin), q.op_reason, number(q.inputs.requests), percent(q.inputs.hottest_share),
-                    q.inputs.slices, q.busy_cross_check);
+                    text(enum_name(q.utilization_class)), utilization(q.utilization), number(q.service_cycles),
+                    text(q.basis_text));
+  md += fmt::format("- L2 op {} ({}: {}); {} requests, {} at the hottest of {} slices; {}\n", text(enum_name(q.op)),
+                    text(enum_name(q.op_origin)), text(q.op_reason), number(q.inputs.requests),
+                    percent(q.inputs.hottest_share), q.inputs.slices, text(q.busy_cross_check));
 }
 
 void kernel_section(std::string& md, const ReportKernel& k) {
   const auto& a = k.analysis;
-  md += fmt::format("### {}\n\n", cell(k.label));
+  md += fmt::format("### {}\n\n", text(k.label));
   md += fmt::format("- kernel: {}\n", code(k.profile.kernel_name));
-  md += fmt::format("- launch: {}\n", launch_summary(k.profile));
+  md += fmt::format("- launch: {}\n", text(launch_summary(k.profile)));
   md += fmt::format("- time: {}\n", duration(k.duration_ns));
-  md += fmt::format("- atomic units: {}; binds: **{}**\n", atomic_units_summary(a), enum_name(a.binding_unit));
+  md += fmt::format("- atomic units: {}; binds: **{}**\n", text(atomic_units_summary(a)),
+                    text(enum_name(a.binding_unit)));
   l2_lines(md, a);
   if (a.evaluated && a.inputs.instructions > 0) {  // an idle shared unit has no queue figures
     md += fmt::format("- class: **{}**; U mean {} (max over SMs {}; {} to {} with n̂ halved / doubled)\n",
-                      enum_name(a.utilization_class), utilization(a.utilization.mean), utilization(a.utilization.max),
+                      text(enum_name(a.utilization_class)), utilization(a.utilization.mean), utilization(a.utilization.max),
                       percent(a.utilization.low), percent(a.utilization.high));
     md += fmt::format("- n̂ = {} warps ({}), e = {} ({}: {}), c = {}, k = {}, S = {} cycles per warp instruction\n",
-                      number(a.queue_length), a.queue_length_method, number(a.inputs.active_lanes),
-                      enum_name(a.inputs.active_lanes_origin), a.inputs.active_lanes_basis,
+                      number(a.queue_length), text(a.queue_length_method), number(a.inputs.active_lanes),
+                      text(enum_name(a.inputs.active_lanes_origin)), text(a.inputs.active_lanes_basis),
                       number(a.inputs.cas_share), number(a.inputs.wavefronts_per_instruction),
                       number(a.utilization.service.cycles));
-    md += fmt::format("- {}: response {} cycles, unloaded latency {} cycles\n", a.boundness.verdict,
+    md += fmt::format("- {}: response {} cycles, unloaded latency {} cycles\n", text(a.boundness.verdict),
                       number(a.boundness.response_cycles), number(a.boundness.unloaded_latency_cycles));
   }
   md += "\n";
   if (const auto rows = atomic_site_rows(a, 8); !rows.empty()) {
     md += "Where in the code (per-instruction counts):\n\n";
     const auto header = atomic_site_header();
-    for (const auto& cell : header) md += "| " + cell + " ";
+    for (const auto& cell : header) md += "| " + text(cell) + " ";
     md += "|\n";
     for (size_t i = 0; i < header.size(); ++i) md += "|---";
     md += "|\n";
     for (const auto& row : rows) {
-      for (const auto& cell : row) md += "| " + cell + " ";
+      for (const auto& cell : row) md += "| " + text(cell) + " ";
       md += "|\n";
     }
     md += "\n";
@@ -159,18 +171,18 @@ void kernel_section(std::string& md, const ReportKernel& k) {
   for (const auto* f : other_findings(a)) finding_section(md, *f);
   if (!a.notes.empty()) {
     md += "Notes:\n\n";
-    for (const auto& n : a.notes) md += "- " + n + "\n";
+    for (const auto& n : a.notes) md += "- " + text(n) + "\n";
     md += "\n";
   }
 }
 
 void comparison_section(std::string& md, const ReportComparison& c) {
-  md += fmt::format("### {}\n\n", cell(c.title));
-  md += cell(c.result.summary) + "\n\n";
+  md += fmt::format("### {}\n\n", text(c.title));
+  md += text(c.result.summary) + "\n\n";
   if (c.duration_a_ns && c.duration_b_ns && *c.duration_b_ns > 0)
     md += fmt::format("Measured kernel time: {} (A) -> {} (B): {}.\n\n", duration(c.duration_a_ns),
-                      duration(c.duration_b_ns), b_against_a(*c.duration_a_ns, *c.duration_b_ns));
-  if (c.result.predicted_gain) md += predicted_against_measured(*c.result.predicted_gain) + "\n\n";
+                      duration(c.duration_b_ns), text(b_against_a(*c.duration_a_ns, *c.duration_b_ns)));
+  if (c.result.predicted_gain) md += text(predicted_against_measured(*c.result.predicted_gain)) + "\n\n";
   if (!comparison_rows(c).empty()) {
     table_header(md, {"quantity", "A: " + c.label_a, "B: " + c.label_b, "B / A"});
     for (const auto& r : comparison_rows(c))
@@ -183,15 +195,15 @@ void comparison_section(std::string& md, const ReportComparison& c) {
 }  // namespace
 
 std::string render_markdown(const Report& report) {
-  std::string md = "# " + report.title + "\n\n";
-  for (size_t i = 0; i < report.headlines.size(); ++i) md += fmt::format("{}. {}\n", i + 1, cell(report.headlines[i]));
+  std::string md = "# " + text(report.title) + "\n\n";
+  for (size_t i = 0; i < report.headlines.size(); ++i) md += fmt::format("{}. {}\n", i + 1, text(report.headlines[i]));
   md += "\n";
-  for (const auto& note : report.notes) md += "> " + note + "\n>\n";
+  for (const auto& note : report.notes) md += "> " + text(note) + "\n>\n";
   if (!report.notes.empty()) md.resize(md.size() - 2), md += "\n";
   const auto& p = report.table_provenance;
-  md += fmt::format("Service-time table: `{}` ({}): {} {}, {} grid, driver {}, measured {} by atomq {}.\n\n",
-                    report.table_path, report.table_origin, p.device.name, p.device.chip, p.grid_name, p.driver_release,
-                    p.created_utc, p.atomq_commit);
+  md += fmt::format("Service-time table: {} ({}): {} {}, {} grid, driver {}, measured {} by atomq {}.\n\n",
+                    code(report.table_path), text(report.table_origin), text(p.device.name), text(p.device.chip),
+                    text(p.grid_name), text(p.driver_release), text(p.created_utc), text(p.atomq_commit));
   md += "U is the share of time the SM's shared atomic unit is busy (queueing model, docs/model.md), "
         "L2 U that of the hottest L2 slice's atomic unit (global atomics); "
         "n̂ warps in flight, e active lanes, c CAS share, k wavefronts per instruction, S the calibrated "
@@ -216,21 +228,21 @@ std::string render_markdown(const Report& report) {
     for (const auto& r : report.ranks) {
       const auto& a = report.kernels[r.slowest].analysis;
       const bool queue = a.evaluated && a.inputs.instructions > 0;
-      table_row(md, {cell(r.name), std::to_string(r.rank), std::to_string(r.launches), duration(r.median_ns),
+      table_row(md, {r.name, std::to_string(r.rank), std::to_string(r.launches), duration(r.median_ns),
                      queue ? utilization(a.utilization.mean) : "-",
                      queue ? fmt::format("{:.1f}", a.inputs.wavefronts_per_instruction) : "-",
                      enum_name(a.utilization_class)});
     }
     md += "\n";
-    for (const auto& f : report.rank_findings) md += "- " + cell(f) + "\n";
+    for (const auto& f : report.rank_findings) md += "- " + text(f) + "\n";
     md += report.rank_findings.empty() ? "No rank is slower than another beyond the noise.\n\n" : "\n";
   }
 
   if (!report.comparisons.empty() || !report.unmatched.empty()) {
     md += "## Comparisons\n\n";
     for (const auto& c : report.comparisons) comparison_section(md, c);
-    for (const auto& u : report.unmatched) md += "- unmatched: " + cell(u) + "\n";
-    for (const auto& x : report.extra_launches) md += "- " + cell(x) + "\n";
+    for (const auto& u : report.unmatched) md += "- unmatched: " + text(u) + "\n";
+    for (const auto& x : report.extra_launches) md += "- " + text(x) + "\n";
     if (!report.unmatched.empty() || !report.extra_launches.empty()) md += "\n";
   }
 
@@ -253,7 +265,7 @@ std::string render_markdown(const Report& report) {
   }
 
   md += "## Runs\n\n";
-  for (const auto& r : report.runs) md += "- " + cell(r) + "\n";
+  for (const auto& r : report.runs) md += "- " + text(r) + "\n";
   return md;
 }
 

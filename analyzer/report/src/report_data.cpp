@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/service_time.hpp"
@@ -26,6 +27,49 @@ std::string strip_template_arguments(const std::string& name) {
     else if (depth == 0) out += ch;
   }
   return out;
+}
+
+std::filesystem::path absolute_path(const RunDocument& run) {
+  std::error_code ec;
+  return std::filesystem::absolute(run.path, ec).lexically_normal();
+}
+
+// The trailing `depth` folders of a run's path and its label: "before/app" for before/app.json.
+std::string label_with_folders(const RunDocument& run, size_t depth) {
+  std::filesystem::path folder = absolute_path(run).parent_path();
+  std::string label = run.label;
+  for (size_t i = 0; i < depth && folder.has_relative_path(); ++i, folder = folder.parent_path())
+    label = folder.filename().string() + "/" + label;
+  return label;
+}
+
+// Runs are told apart by their path, never by the file name alone: runs whose files share a
+// name (before/app.json, after/app.json) are labelled with as many trailing folders as tell
+// different files apart; one file given twice is "app#1", "app#2". A label names the run
+// everywhere in the report.
+void make_run_labels_distinct(std::vector<RunDocument*> runs) {
+  std::map<std::string, std::vector<RunDocument*>> by_label;
+  for (auto* run : runs) by_label[run->label].push_back(run);
+  for (auto& [label, group] : by_label) {
+    if (group.size() < 2) continue;
+    size_t depth = 0;
+    for (;; ++depth) {  // deeper while two different files still share a label
+      std::map<std::string, std::set<std::string>> files;
+      bool deeper = false;
+      for (const auto* run : group) {
+        files[label_with_folders(*run, depth)].insert(absolute_path(*run).string());
+        deeper = deeper || label_with_folders(*run, depth + 1) != label_with_folders(*run, depth);
+      }
+      const bool apart = std::all_of(files.begin(), files.end(), [](const auto& f) { return f.second.size() == 1; });
+      if (apart || !deeper) break;
+    }
+    std::map<std::string, int> count, nth;
+    for (const auto* run : group) ++count[label_with_folders(*run, depth)];
+    for (auto* run : group) {
+      const std::string longer = label_with_folders(*run, depth);
+      run->label = count[longer] == 1 ? longer : longer + "#" + std::to_string(++nth[longer]);
+    }
+  }
 }
 
 std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, const model::ServiceTimeModel& service,
@@ -236,19 +280,24 @@ Report build_report(const ReportRequest& request) {
   std::map<std::string, model::ServiceTimeModel> device_services;
   for (const auto& [uuid, table] : request.device_tables) device_services.emplace(uuid, model::ServiceTimeModel(table));
 
-  report.kernels = evaluate_runs(request.runs, service, device_services);
-  report.baseline_kernels = evaluate_runs(request.baseline_runs, service, device_services);
+  std::vector<RunDocument> runs = request.runs, baseline_runs = request.baseline_runs;
+  std::vector<RunDocument*> all_runs;
+  for (auto* list : {&runs, &baseline_runs})
+    for (auto& run : *list) all_runs.push_back(&run);
+  make_run_labels_distinct(all_runs);
+  report.kernels = evaluate_runs(runs, service, device_services);
+  report.baseline_kernels = evaluate_runs(baseline_runs, service, device_services);
   if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
   report.summaries = summarize_kernels(report.kernels);
   report.headlines = headline_lines(report.summaries, report.kernels, 3);
   report.ranks = rank_rows(report.kernels);
   report.rank_findings = rank_findings(report.ranks, report.kernels);
   for (const auto& f : report.rank_findings) report.headlines.push_back(f);
-  for (const auto* runs : {&request.runs, &request.baseline_runs})
-    for (const auto& run : *runs) {
+  for (const auto* list : {&runs, &baseline_runs})
+    for (const auto& run : *list) {
       std::string line = run.label + ": " + run.info.command + " (" + (run.info.source.empty() ? "unknown source" : run.info.source);
       if (!run.info.atomq_commit.empty()) line += ", recorded by atomq " + run.info.atomq_version + " " + run.info.atomq_commit;
-      line += runs == &request.baseline_runs ? ", baseline)" : ")";
+      line += list == &baseline_runs ? ", baseline)" : ")";
       const auto& l = run.info.launches;
       if (l.graph_launches_profiled > 0)
         line += fmt::format("; {} CUDA graph launch(es) profiled, each as one range over all its kernel nodes",

@@ -11,6 +11,9 @@ namespace {
 
 constexpr double kTimeNoise = 0.03;
 
+// Beyond this a figure is shown in scientific notation: llround would overflow long long.
+constexpr double kLargestGrouped = 1e15;
+
 std::string group_thousands(long long v) {
   std::string digits = std::to_string(v < 0 ? -v : v), out;
   for (size_t i = 0; i < digits.size(); ++i) {
@@ -27,6 +30,7 @@ std::string percent(double fraction) { return fmt::format("{:.0f}%", 100.0 * fra
 std::string number(double value) {
   if (!std::isfinite(value)) return "-";
   const double magnitude = std::fabs(value);
+  if (magnitude >= kLargestGrouped) return fmt::format("{:.3g}", value);
   if (magnitude >= 10000) return group_thousands(std::llround(value));
   if (magnitude >= 100) return fmt::format("{:.0f}", value);
   if (magnitude >= 10) return fmt::format("{:.1f}", value);
@@ -47,6 +51,7 @@ std::string utilization(double fraction) {
 std::string duration(std::optional<double> ns) {
   if (!ns || !std::isfinite(*ns)) return "-";
   const double us = *ns / 1e3;
+  if (std::fabs(us) >= kLargestGrouped) return fmt::format("{:.3g} µs", us);
   if (us >= 1000) return group_thousands(std::llround(us)) + " µs";
   if (us >= 100) return fmt::format("{:.0f} µs", us);
   if (us >= 10) return fmt::format("{:.1f} µs", us);
@@ -163,6 +168,49 @@ std::string l2_cause(const model::L2Queue& q) {
 namespace atomq::report {
 
 std::string duration_text(std::optional<double> ns) { return detail::duration(ns); }
+
+namespace {
+
+// Length of the UTF-8 sequence at text[i] (2 to 4), or 0 when it is not one.
+size_t utf8_sequence(const std::string& text, size_t i) {
+  const auto byte = [&](size_t j) { return static_cast<unsigned char>(text[j]); };
+  const unsigned char lead = byte(i);
+  const size_t n = lead >= 0xC2 && lead <= 0xDF   ? 2
+                   : lead >= 0xE0 && lead <= 0xEF ? 3
+                   : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                  : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (size_t j = 1; j < n; ++j)
+    if ((byte(i + j) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+}  // namespace
+
+std::string terminal_text(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char ch = static_cast<unsigned char>(text[i]);
+    if (ch >= 0x20 && ch < 0x7F) {
+      out += text[i++];
+      continue;
+    }
+    const size_t n = ch >= 0x80 ? utf8_sequence(text, i) : 0;
+    const bool c1 = n == 2 && ch == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;  // U+0080..U+009F
+    if (n > 0 && !c1) {
+      out.append(text, i, n);
+      i += n;
+    } else if (c1) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+    } else {
+      out += fmt::format("\\x{:02x}", ch);
+      ++i;
+    }
+  }
+  return out;
+}
 
 std::string atomic_units_summary(const model::KernelAnalysis& a) {
   using detail::percent;

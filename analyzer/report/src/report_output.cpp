@@ -22,8 +22,10 @@ ReportFormat report_format_for_path(const std::string& path) {
   if (ends_with(lower, ".md") || ends_with(lower, ".markdown")) return ReportFormat::kMarkdown;
   if (ends_with(lower, ".csv")) return ReportFormat::kSummaryCsv;
   if (ends_with(lower, ".json")) return ReportFormat::kSummaryJson;
+  // Standard output, /dev/stdout, /dev/null: text for a terminal or a pipe.
+  if (path == "-" || lower.rfind("/dev/", 0) == 0) return ReportFormat::kMarkdown;
   throw ReportError(path + ": the report is written as .html or .md, its per-kernel export as .csv or .json; "
-                    "name the output file so");
+                    "name the output file so (or - for Markdown on standard output)");
 }
 
 std::string render_report(const Report& report, const std::string& path) {

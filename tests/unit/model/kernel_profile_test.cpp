@@ -138,6 +138,14 @@ TEST(KernelProfile, OutOfRangeIntegersAreRefusedNotNarrowed) {
   EXPECT_EQ(error_after([](json& d) { d["kernel"]["launch"]["grid"][0] = 2147483647LL; }), "");
 }
 
+// A range with a bound of 0 states it: -1 registers "must be in 0..65536", not "must be <= 65536".
+TEST(KernelProfile, ARangeFromZeroNamesBothBounds) {
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["launch"]["registers_per_thread"] = -1; })
+                .find("field 'kernel.launch.registers_per_thread': must be in 0..65536"),
+            std::string::npos)
+      << error_after([](json& d) { d["kernel"]["launch"]["registers_per_thread"] = -1; });
+}
+
 TEST(KernelProfile, LaneBytesHintIsFourOrEight) {
   EXPECT_NE(error_after([](json& d) { d["hints"]["shared_atomic_lane_bytes"] = 6; }).find("hints.shared_atomic_lane_bytes"),
             std::string::npos);

@@ -97,6 +97,36 @@ TEST_F(TableSelection, BrokenUserTableFallsBackToTheBundledTableWithAWarning) {
   EXPECT_THROW(select_table(user.string(), "GH100"), calibration::TableError);
 }
 
+// A table that a variable chose and that does not load: the error names the variable.
+TEST_F(TableSelection, ErrorsNameTheVariableThatChoseTheTable) {
+  ::setenv("HOME", work_.c_str(), 1);
+  const auto error_of = [] {
+    try {
+      select_table("", "GH100");
+    } catch (const calibration::TableError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const fs::path broken = work_ / "broken.json";
+  std::ofstream(broken) << "{";
+  ::setenv("ATOMQ_TABLE", broken.c_str(), 1);
+  EXPECT_NE(error_of().find("(the table chosen by $ATOMQ_TABLE)"), std::string::npos) << error_of();
+  ::unsetenv("ATOMQ_TABLE");
+  const fs::path empty = work_ / "empty";
+  fs::create_directories(empty / "tables");
+  ::setenv("ATOMQ_TABLE_DIR", empty.c_str(), 1);
+  EXPECT_NE(error_of().find("(the table chosen by $ATOMQ_TABLE_DIR=" + empty.string() + ")"), std::string::npos)
+      << error_of();
+  ::unsetenv("ATOMQ_TABLE_DIR");
+  ::setenv("ATOMQ_DATA_DIR", empty.c_str(), 1);
+  EXPECT_NE(error_of().find("(the table chosen by $ATOMQ_DATA_DIR=" + empty.string() + ")"), std::string::npos)
+      << error_of();
+  ::unsetenv("ATOMQ_DATA_DIR");
+  // Named with --table: the file alone.
+  EXPECT_THROW(select_table(broken.string(), "GH100"), calibration::TableError);
+}
+
 TEST_F(TableSelection, ChipNamesAreCheckedBeforeTheyBecomePaths) {
   for (const char* ok : {"GH100", "AD102", "gb202-a.1", "x_y"}) EXPECT_TRUE(is_chip_name(ok)) << ok;
   for (const char* bad : {"", ".", "..", "../x", "a/b", "a..b", ".hidden", "GH100\n", "x y", "\xff"})

@@ -208,10 +208,13 @@ class JsonFields {
  private:
   template <typename T>
   static std::string range_text(T lo, T hi) {
-    const bool has_lo = lo != std::numeric_limits<T>::lowest() &&
-                        lo != -std::numeric_limits<T>::infinity();
-    const bool has_hi = hi != std::numeric_limits<T>::max() &&
-                        hi != std::numeric_limits<T>::infinity();
+    // infinity() is 0 for an integer type: a bound of 0 is a bound, not "none".
+    bool has_lo = lo != std::numeric_limits<T>::lowest();
+    bool has_hi = hi != std::numeric_limits<T>::max();
+    if constexpr (std::is_floating_point_v<T>) {
+      has_lo = has_lo && lo != -std::numeric_limits<T>::infinity();
+      has_hi = has_hi && hi != std::numeric_limits<T>::infinity();
+    }
     auto text = [](T x) {
       std::string s = std::to_string(x);
       if constexpr (std::is_floating_point_v<T>) {

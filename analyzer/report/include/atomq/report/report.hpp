@@ -165,6 +165,12 @@ std::string normalized_kernel_name(const std::string& full_name);
 // A measured time as every report shows it: µs, 3 significant digits ("21.1 µs", "1,061 µs", "-").
 std::string duration_text(std::optional<double> ns);
 
+// Text from an input file (a kernel name, a label, a path) made safe to print on a terminal:
+// control characters (C0, DEL, C1 and bytes that are not UTF-8) shown as visible escapes,
+// "\x1b", "\u009b", so no escape sequence (an OSC 52 clipboard write, a colour, a cursor
+// move) reaches the terminal. Printable UTF-8 is kept.
+std::string terminal_text(const std::string& text);
+
 // Short kernel name: without template arguments, parameters and namespaces.
 std::string short_kernel_name(const std::string& full_name);
 
