@@ -7,6 +7,7 @@ from the project's committed fixtures. Run from anywhere; the output is committe
   run_document/   recorded run documents (analyzer/report/recorded)
   rules/          rule sets, alone and followed by a NUL byte and a profile
   ncu_csv/        the ncu export fixture, whole and cut to its first kernel
+  kernel_filter/  filter patterns, a NUL byte, then a kernel name of the fixture
 """
 import json
 import pathlib
@@ -87,6 +88,20 @@ def ncu_csv():
     return lines[header:]
 
 
+FILTER_PATTERNS = ["popc_distinct", "^popc", "(popc|cas)_distinct\\(", "[[:alpha:]_]+\\(unsigned int \\*\\)$",
+                   "(a|b)*c", "(a)\\1", "a(?=b)", ".*.*.*=.*", "\\d+\\w*"]
+
+
+def kernel_filter():
+    names = sorted({l.split('","')[4] for l in ncu_csv()[1:] if l.count('","') > 4})
+    for i, pattern in enumerate(FILTER_PATTERNS):
+        write(CORPUS / f"kernel_filter/{i:02d}.bin", pattern.encode() + b"\0" + names[i % len(names)].encode())
+    write(HERE / "kernel_filter.dict", "\n".join('"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"' for t in
+                                             ["(", ")", "(?:", "(?=", "(?i)", "[", "]", "[^", "[[:alpha:]]", "\\", "\\1",
+                                              "\\d", "\\w", "\\b", "*", "+", "?", "{1000}", "{2,}", "|", "^", "$",
+                                              ".", "<", ">", "::", "regex:"]) + "\n")
+
+
 def keys(doc, out):
     if isinstance(doc, dict):
         for k, v in doc.items():
@@ -125,6 +140,7 @@ def main():
     for line in ncu_csv():
         csv_words.update(f.strip('"') for f in line.rstrip("\n").split('","'))
     dictionary(HERE / "ncu_csv.dict", {w for w in csv_words if len(w) < 80})
+    kernel_filter()
 
 
 if __name__ == "__main__":
