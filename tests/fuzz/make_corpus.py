@@ -7,6 +7,7 @@ from the project's committed fixtures. Run from anywhere; the output is committe
   run_document/   recorded run documents (analyzer/report/recorded)
   rules/          rule sets, alone and followed by a NUL byte and a profile
   ncu_csv/        the ncu export fixture, whole and cut to its first kernel
+  ncu_csv_timing/ the same, and the first kernel with a quote opened and never closed
   kernel_filter/  filter patterns, a NUL byte, then a kernel name of the fixture
 """
 import json
@@ -85,6 +86,9 @@ def ncu_csv():
     header = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
     first = [l for l in lines[header + 1:] if l.startswith('"0"')]
     write(CORPUS / "ncu_csv/one_kernel.ncu.csv", "".join([lines[header]] + first))
+    write(CORPUS / "ncu_csv_timing" / fixture.name, text)
+    write(CORPUS / "ncu_csv_timing/one_kernel.ncu.csv", "".join([lines[header]] + first))
+    write(CORPUS / "ncu_csv_timing/stray_quote.ncu.csv", "".join([lines[header], first[0], '"0","popc\n'] + first[1:]))
     return lines[header:]
 
 
