@@ -25,8 +25,9 @@ class NcuCsvError : public std::runtime_error {
 // What the import holds at most; beyond any of them the export is refused, naming the limit.
 struct NcuCsvLimits {
   size_t max_record_bytes = size_t{4} << 20;  // one CSV record (a row, or a line before the header)
-  size_t max_launches_kept = 20000;           // launches returned (the run document stays within
-                                              // the 256 MiB its readers read; docs/reliability.md)
+  // Launches returned: analyze's run document (about 8 KB a launch) stays far within the 256 MiB
+  // its readers read, and analyze within 1 GiB of memory (docs/reliability.md, "A large export").
+  size_t max_launches_kept = 10000;
   size_t max_launches_seen = 1000000;         // launches in the export (their IDs are remembered)
   size_t max_kept_text_bytes = size_t{32} << 20;  // kernel names and IDs of the launches kept
 };
