@@ -75,6 +75,9 @@ Columns find_header(CsvRecords& records, const std::string& source) {
   size_t candidate_line = 0, last_line = 0;
   while (records.next_line(line)) {
     last_line = records.first_line();
+    // Only a line that names "Metric Value", or starts with "ID", is split into fields.
+    const bool id_first = line.rfind("ID", 0) == 0 || line.rfind("\"ID\"", 0) == 0;
+    if (!id_first && line.find("Metric Value") == std::string::npos) continue;
     bool ok = true;
     const auto fields = split_csv_record(line, &ok);
     if (ok && candidate.empty() && !fields.empty() && fields[0] == "ID") candidate = fields, candidate_line = last_line;

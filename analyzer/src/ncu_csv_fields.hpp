@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <istream>
 #include <optional>
 #include <string>
@@ -32,11 +33,16 @@ class CsvRecords {
   // The next line, without its line break; false at the end of the input.
   bool next_line(std::string& line) {
     line.clear();
-    int ch = get();
-    if (ch < 0) return false;
-    for (first_line_ = ++line_; ch >= 0 && ch != '\n'; ch = get()) {
-      if (line.size() == max_bytes_) fail(source_, line_, "line longer than " + mib(max_bytes_) + " (not an ncu export?)");
-      line += static_cast<char>(ch);
+    if (peek() < 0) return false;
+    first_line_ = ++line_;
+    while (pos_ < end_ || fill(1)) {
+      const char* p = buffer_.data() + pos_;
+      const void* nl = std::memchr(p, '\n', end_ - pos_);
+      const size_t run = nl ? static_cast<size_t>(static_cast<const char*>(nl) - p) : end_ - pos_;
+      if (line.size() + run > max_bytes_) fail(source_, line_, "line longer than " + mib(max_bytes_) + " (not an ncu export?)");
+      line.append(p, run);
+      pos_ += run + (nl ? 1 : 0);
+      if (nl) break;
     }
     return true;
   }
