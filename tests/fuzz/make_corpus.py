@@ -89,6 +89,9 @@ def ncu_csv():
     write(CORPUS / "ncu_csv_timing" / fixture.name, text)
     write(CORPUS / "ncu_csv_timing/one_kernel.ncu.csv", "".join([lines[header]] + first))
     write(CORPUS / "ncu_csv_timing/stray_quote.ncu.csv", "".join([lines[header], first[0], '"0","popc\n'] + first[1:]))
+    # Found by the harness (its lines before a header were split one by one): kept as a seed.
+    write(CORPUS / "ncu_csv_timing/header_lacks_grid_size.ncu.csv", "".join(
+        [lines[header].replace('"Grid Size"', '"DeviceGrid Size"')] + lines[header + 1:]))
     return lines[header:]
 
 
