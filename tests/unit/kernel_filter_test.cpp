@@ -64,6 +64,14 @@ TEST(KernelFilter, RegexSyntaxRe2LacksIsRefusedWithTheReason) {
       EXPECT_NE(what.find("RE2"), std::string::npos) << what;
     }
   }
+  // Too large a program: the NFA RE2 falls back to is linear in the name times the program.
+  try {
+    KernelFilter f("regex:.*.{1000}1");
+    ADD_FAILURE() << "a 2006-instruction program is accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("too large (2006 RE2 instructions, at most 200"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(KernelFilter("regex:.*.{90}1"));
   // Bytes, as before: a name that is not UTF-8 is searched, not refused.
   EXPECT_TRUE(KernelFilter("regex:k.x").matches("", "k\xff" "x"));
 }
