@@ -37,6 +37,8 @@ int small_count(double value, int limit, const std::string& name, const std::str
   return static_cast<int>(value);
 }
 
+constexpr size_t kMaxHeaderBytes = 65536;
+
 constexpr const char* kRequiredColumns[] = {"ID", "Kernel Name", "Block Size", "Grid Size", "CC",
                                             "Metric Name", "Metric Unit", "Metric Value"};
 
@@ -75,9 +77,10 @@ Columns find_header(CsvRecords& records, const std::string& source) {
   size_t candidate_line = 0, last_line = 0;
   while (records.next_line(line)) {
     last_line = records.first_line();
-    // Only a line that names "Metric Value", or starts with "ID", is split into fields.
+    // A header is short (ncu's is about 200 bytes): a longer line, or one that does not start
+    // with "ID" or name "Metric Value", is not split into fields.
     const bool id_first = line.rfind("ID", 0) == 0 || line.rfind("\"ID\"", 0) == 0;
-    if (!id_first && line.find("Metric Value") == std::string::npos) continue;
+    if (line.size() > kMaxHeaderBytes || (!id_first && line.find("Metric Value") == std::string::npos)) continue;
     bool ok = true;
     const auto fields = split_csv_record(line, &ok);
     if (ok && candidate.empty() && !fields.empty() && fields[0] == "ID") candidate = fields, candidate_line = last_line;

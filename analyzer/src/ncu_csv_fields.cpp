@@ -17,34 +17,26 @@
 namespace atomq::analyzer {
 
 std::vector<std::string> split_csv_record(const std::string& line, bool* ok) {
-  std::vector<std::string> fields;
-  std::string field;
+  std::vector<std::string> fields(1);
   bool quoted = false;
-  *ok = true;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    if (quoted) {
-      if (ch == '"') {
-        if (i + 1 < line.size() && line[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += ch;
-      }
-    } else if (ch == '"') {
+  for (size_t i = 0; i < line.size();) {
+    // The run up to the next byte that matters, found by the library (not byte by byte here).
+    const size_t j = line.find_first_of(quoted ? "\"" : "\",\r", i);
+    fields.back().append(line, i, (j == std::string::npos ? line.size() : j) - i);
+    if (j == std::string::npos) break;
+    i = j + 1;
+    if (quoted && i < line.size() && line[i] == '"') {  // "" in a quoted field: one quote
+      fields.back() += '"';
+      ++i;
+    } else if (quoted) {
+      quoted = false;
+    } else if (line[j] == '"') {
       quoted = true;
-    } else if (ch == ',') {
-      fields.push_back(field);
-      field.clear();
-    } else if (ch != '\r') {
-      field += ch;
-    }
+    } else if (line[j] == ',') {
+      fields.emplace_back();
+    }  // else '\r', dropped outside quotes
   }
-  if (quoted) *ok = false;  // unterminated quote: a truncated file
-  fields.push_back(field);
+  *ok = !quoted;  // unterminated quote: a truncated file
   return fields;
 }
 

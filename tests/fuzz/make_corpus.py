@@ -92,6 +92,8 @@ def ncu_csv():
     # Found by the harness (its lines before a header were split one by one): kept as a seed.
     write(CORPUS / "ncu_csv_timing/header_lacks_grid_size.ncu.csv", "".join(
         [lines[header].replace('"Grid Size"', '"DeviceGrid Size"')] + lines[header + 1:]))
+    # Also found by it: a line that starts like a header, without a line break (a 1 MiB line).
+    write(CORPUS / "ncu_csv_timing/id_line_without_break.ncu.csv", '"ID","Proce"ID","Procss13,175Process Nes')
     return lines[header:]
 
 
