@@ -17,9 +17,12 @@ CXX=clang++ cmake -S tests/fuzz -B "$build" -G Ninja ${CMAKE_CXX_COMPILER_LAUNCH
 cmake --build "$build"
 
 mkdir -p "$build/artifacts"
-for harness in service_table kernel_profile run_document rules ncu_csv; do
+for harness in service_table kernel_profile run_document rules ncu_csv kernel_filter ncu_csv_timing; do
   dict=tests/fuzz/json.dict
-  [ "$harness" = ncu_csv ] && dict=tests/fuzz/ncu_csv.dict
+  case $harness in
+    ncu_csv | ncu_csv_timing) dict=tests/fuzz/ncu_csv.dict ;;
+    kernel_filter) dict=tests/fuzz/kernel_filter.dict ;;
+  esac
   work="$build/corpus/$harness"  # new inputs go here, never into the committed seeds
   rm -rf "$work" && mkdir -p "$work"
   echo "fuzz_$harness: ${seconds} s"

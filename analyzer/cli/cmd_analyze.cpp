@@ -20,23 +20,16 @@ namespace atomq::cli {
 
 namespace {
 
-// The launches of an export that -k, -s and -c select, as the injected collector selects them.
-std::vector<model::KernelProfile> select_launches(std::vector<model::KernelProfile> all,
-                                                  const analyzer::CollectorOptions& c, run::SessionStats& stats) {
-  std::optional<analyzer::KernelFilter> filter;
-  if (!c.kernel_name.empty()) filter.emplace(c.kernel_name);
-  std::vector<model::KernelProfile> selected;
-  long long matching = 0;
-  for (auto& p : all) {
-    const bool name_ok = !filter || filter->matches(p.symbol, p.kernel_name);
-    const long long ordinal = name_ok ? matching++ : -1;
-    if (name_ok && ordinal >= c.launch_skip && (c.launch_count < 0 || ordinal < c.launch_skip + c.launch_count))
-      selected.push_back(std::move(p));
-  }
-  stats.launches_seen = static_cast<long long>(all.size());
-  stats.launches_profiled = static_cast<long long>(selected.size());
-  stats.launches_filtered = stats.launches_seen - stats.launches_profiled;
-  return selected;
+// The launches of an export that -k, -s and -c select, as the injected collector selects them:
+// chosen while the export streams in, so only those are kept.
+analyzer::NcuLaunchSelector launch_selector(const analyzer::CollectorOptions& c) {
+  auto filter = c.kernel_name.empty() ? nullptr : std::make_shared<analyzer::KernelFilter>(c.kernel_name);
+  auto matching = std::make_shared<long long>(0);
+  return [filter, matching, skip = c.launch_skip, count = c.launch_count](const model::KernelProfile& p) {
+    if (filter && !filter->matches(p.symbol, p.kernel_name)) return false;
+    const long long ordinal = (*matching)++;
+    return ordinal >= skip && (count < 0 || ordinal < skip + count);
+  };
 }
 
 int run_ncu_csv(const AnalyzeArgs& a) {
@@ -55,7 +48,11 @@ int run_ncu_csv(const AnalyzeArgs& a) {
   info.source = "ncu_csv";
   std::vector<model::KernelProfile> profiles;
   try {
-    profiles = select_launches(analyzer::load_ncu_csv(a.ncu_csv), a.collector, info.launches);
+    analyzer::NcuCsvImport import = analyzer::read_ncu_csv_file(a.ncu_csv, launch_selector(a.collector));
+    profiles = std::move(import.profiles);
+    info.launches.launches_seen = import.launches_seen;
+    info.launches.launches_profiled = static_cast<long long>(profiles.size());
+    info.launches.launches_filtered = info.launches.launches_seen - info.launches.launches_profiled;
   } catch (const analyzer::NcuCsvError& e) {
     fmt::print(stderr, "atomq: invalid ncu export: {}\n", e.what());
     return kExitError;

@@ -2,97 +2,24 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <unordered_set>
 
-#include "atomq/analyzer/metric_list.hpp"
+#include "atomq/common/device_info.hpp"
 #include "atomq/common/json_fields.hpp"
+#include "ncu_csv_fields.hpp"
 
 namespace atomq::analyzer {
 
-std::vector<std::string> split_csv_record(const std::string& line, bool* ok) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  *ok = true;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    if (quoted) {
-      if (ch == '"') {
-        if (i + 1 < line.size() && line[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += ch;
-      }
-    } else if (ch == '"') {
-      quoted = true;
-    } else if (ch == ',') {
-      fields.push_back(field);
-      field.clear();
-    } else if (ch != '\r') {
-      field += ch;
-    }
-  }
-  if (quoted) *ok = false;  // unterminated quote: a truncated file
-  fields.push_back(field);
-  return fields;
-}
-
 namespace {
 
-[[noreturn]] void fail(const std::string& source, size_t line, const std::string& what) {
-  throw NcuCsvError(source + ":" + std::to_string(line) + ": " + what);
-}
-
-// "(264, 1, 1)" -> {264, 1, 1}; decimal digits only, nothing after the ")".
-bool parse_dim3(const std::string& text, long long out[3]) {
-  for (char ch : text)
-    if (!std::isdigit(static_cast<unsigned char>(ch)) && ch != '(' && ch != ')' && ch != ',' && ch != ' ') return false;
-  long long a = 1, b = 1, c = 1;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), " (%lld , %lld , %lld )%n", &a, &b, &c, &consumed) != 3 || consumed == 0) return false;
-  for (size_t i = static_cast<size_t>(consumed); i < text.size(); ++i)
-    if (text[i] != ' ') return false;
-  out[0] = a, out[1] = b, out[2] = c;
-  return a > 0 && b > 0 && c > 0;
-}
-
-// ncu scales units unless --print-units base is given; undo the common prefixes.
-bool unit_scale(const std::string& unit, double* scale) {
-  static const std::map<std::string, double> prefixes = {
-      {"", 1.0}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
-  static const std::map<std::string, double> times = {
-      {"nsecond", 1.0}, {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9},
-      {"ns", 1.0},      {"us", 1e3},      {"ms", 1e6},      {"s", 1e9}};
-  if (auto t = times.find(unit); t != times.end()) {
-    *scale = t->second;
-    return true;
-  }
-  for (const char* base : {"byte", "cycle", "inst", "request", "warp", "sector", "wavefront"}) {
-    const std::string b(base);
-    if (unit.size() >= b.size() && unit.compare(unit.size() - b.size(), b.size(), b) == 0) {
-      auto p = prefixes.find(unit.substr(0, unit.size() - b.size()));
-      if (p == prefixes.end()) return false;
-      *scale = p->second;
-      return true;
-    }
-  }
-  *scale = 1.0;  // "%", "" and other dimensionless units
-  return unit == "%" || unit.empty() || unit.find('/') != std::string::npos ||
-         unit == "block" || unit == "register/thread" || unit == "thread";
-}
-
-bool is_atomq_metric(const std::string& name) {
-  for (const MetricSpec& spec : atomq_metrics())
-    if (spec.name == name) return true;
-  return false;
-}
+using namespace ncu_detail;
 
 std::string chip_for_cc(const std::string& cc) {
   static const std::map<std::string, std::string> chips = {
@@ -100,29 +27,6 @@ std::string chip_for_cc(const std::string& cc) {
       {"9.0", "GH100"}, {"10.0", "GB100"}, {"12.0", "GB202"}};
   auto it = chips.find(cc);
   return it == chips.end() ? "" : it->second;
-}
-
-}  // namespace
-
-namespace {
-
-// ncu writes "1,234,567.5": a comma only between groups of three digits in the integer part.
-// Anything else ("1,5" with a decimal comma, "1 234") would be read wrong, so it is refused.
-bool thousands_grouping_ok(const std::string& v) {
-  if (v.find(' ') != std::string::npos) return false;
-  const size_t first_comma = v.find(',');
-  if (first_comma == std::string::npos) return true;
-  const size_t end = std::min(v.find('.'), v.size());
-  if (first_comma > end) return false;  // a comma in the fraction
-  size_t lead = 0;
-  while (lead < first_comma && (std::isdigit(static_cast<unsigned char>(v[lead])) || (lead == 0 && v[0] == '-'))) ++lead;
-  if (lead != first_comma || first_comma == 0 || first_comma - (v[0] == '-' ? 1 : 0) > 3) return false;
-  for (size_t i = first_comma; i < end; i += 4) {
-    if (v[i] != ',' || i + 4 > end) return false;
-    for (size_t j = i + 1; j < i + 4; ++j)
-      if (!std::isdigit(static_cast<unsigned char>(v[j]))) return false;
-  }
-  return true;
 }
 
 // A whole count in [0, limit], as an int.
@@ -133,34 +37,7 @@ int small_count(double value, int limit, const std::string& name, const std::str
   return static_cast<int>(value);
 }
 
-// The profile a result ID's first row starts: its kernel, launch and device.
-model::KernelProfile new_profile(const std::vector<std::string>& f, std::map<std::string, size_t>& column,
-                                 const std::string& source, size_t line_no, const std::string& id) {
-  model::KernelProfile p;
-  p.kernel_name = f[column["Kernel Name"]];
-  p.source = model::CounterSource::kNcuCsv;
-  p.source_detail = source + " result ID " + id;
-  long long grid[3], block[3];
-  // CUDA's limits, as the kernel-profile reader checks them.
-  if (!parse_dim3(f[column["Grid Size"]], grid) || grid[0] > 2147483647LL || grid[1] > 65535 || grid[2] > 65535)
-    fail(source, line_no, "bad \"Grid Size\" '" + f[column["Grid Size"]] + "'");
-  if (!parse_dim3(f[column["Block Size"]], block) || block[0] > 1024 || block[1] > 1024 || block[2] > 64)
-    fail(source, line_no, "bad \"Block Size\" '" + f[column["Block Size"]] + "'");
-  p.launch.grid = {grid[0], grid[1], grid[2]};
-  p.launch.block = {static_cast<int>(block[0]), static_cast<int>(block[1]), static_cast<int>(block[2])};
-  const std::string cc = f[column["CC"]];
-  int major = 0, minor = 0;  // unknown (0.0, no chip) unless "<major>.<minor>"
-  if (parse_compute_capability(cc, major, minor)) {
-    p.device.compute_capability_major = major;
-    p.device.compute_capability_minor = minor;
-  }
-  p.device.chip = chip_for_cc(cc);
-  return p;
-}
-
-}  // namespace
-
-namespace {
+constexpr size_t kMaxHeaderBytes = 65536;
 
 constexpr const char* kRequiredColumns[] = {"ID", "Kernel Name", "Block Size", "Grid Size", "CC",
                                             "Metric Name", "Metric Unit", "Metric Value"};
@@ -173,119 +50,248 @@ bool is_header(const std::vector<std::string>& fields) {
   return true;
 }
 
-// One CSV record: a quoted field may hold line breaks (RFC 4180), so a record can span lines.
-// False at the end of the input; *ok false when it ends inside a quote.
-bool next_record(std::istream& in, size_t& line_no, std::vector<std::string>& fields, bool* ok) {
-  std::string line, record;
-  if (!std::getline(in, line)) return false;
-  ++line_no;
-  record = line;
-  fields = split_csv_record(record, ok);
-  while (!*ok && std::getline(in, line)) {
-    ++line_no;
-    record += "\n" + line;
-    fields = split_csv_record(record, ok);
+// The columns atomq reads, by index, and how many fields a row needs.
+struct Columns {
+  size_t id, kernel, block, grid, cc, metric, unit, value;
+  size_t fields;  // through the last named column: ncu may end the header with empty columns
+};
+
+Columns header_columns(const std::vector<std::string>& header, const std::string& source, size_t line) {
+  std::map<std::string, size_t> column;
+  size_t fields = 0;
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i].empty()) continue;  // an unnamed column (ncu ends some headers with two)
+    fields = i + 1;
+    if (!column.emplace(header[i], i).second)  // a repeated name would leave a column unread
+      fail(source, line, "the header repeats the column \"" + header[i] + "\" (columns " +
+                             std::to_string(column[header[i]] + 1) + " and " + std::to_string(i + 1) + ")");
   }
-  return true;
+  return {column["ID"],   column["Kernel Name"], column["Block Size"], column["Grid Size"], column["CC"],
+          column["Metric Name"], column["Metric Unit"], column["Metric Value"], fields};
+}
+
+// Skips what ncu prints before the table ("==PROF==" and the program's own output), line by line.
+Columns find_header(CsvRecords& records, const std::string& source) {
+  std::string line;
+  std::vector<std::string> candidate;  // the first line that starts like a header, to say what it lacks
+  size_t candidate_line = 0, last_line = 0;
+  while (records.next_line(line)) {
+    last_line = records.first_line();
+    // A header is short (ncu's is about 200 bytes): a longer line, or one that does not start
+    // with "ID" or name "Metric Value", is not split into fields.
+    const bool id_first = line.rfind("ID", 0) == 0 || line.rfind("\"ID\"", 0) == 0;
+    if (line.size() > kMaxHeaderBytes || (!id_first && line.find("Metric Value") == std::string::npos)) continue;
+    bool ok = true;
+    const auto fields = split_csv_record(line, &ok);
+    if (ok && candidate.empty() && !fields.empty() && fields[0] == "ID") candidate = fields, candidate_line = last_line;
+    if (ok && is_header(fields)) return header_columns(fields, source, last_line);
+  }
+  if (!candidate.empty())
+    for (const char* name : kRequiredColumns)
+      if (std::find(candidate.begin(), candidate.end(), name) == candidate.end())
+        fail(source, candidate_line, std::string("header lacks the column \"") + name + "\"");
+  fail(source, last_line, "no ncu CSV header (a line naming \"ID\", \"Kernel Name\", ..., \"Metric Value\") found; "
+                          "export with `ncu --csv`");
+}
+
+// The launch being read: its rows are contiguous in an export.
+struct Launch {
+  std::string id, block, grid, cc;  // as its first row gives them
+  size_t first_line = 0;
+  bool kept = false;
+  model::KernelProfile profile;
+  std::map<std::string, double> values;  // the read metrics so far, to see one given twice
+};
+
+// The profile a result ID's first row starts: its kernel, launch and device.
+model::KernelProfile new_profile(const std::vector<std::string>& f, const Columns& c, const std::string& source,
+                                 size_t line_no) {
+  model::KernelProfile p;
+  p.kernel_name = f[c.kernel];
+  p.source = model::CounterSource::kNcuCsv;
+  p.source_detail = source + " result ID " + f[c.id];
+  long long grid[3], block[3];
+  // CUDA's limits, as the kernel-profile reader checks them.
+  if (!parse_dim3(f[c.grid], grid) || grid[0] > 2147483647LL || grid[1] > 65535 || grid[2] > 65535)
+    fail(source, line_no, "bad \"Grid Size\" '" + f[c.grid] + "'");
+  if (!parse_dim3(f[c.block], block) || block[0] > 1024 || block[1] > 1024 || block[2] > 64)
+    fail(source, line_no, "bad \"Block Size\" '" + f[c.block] + "'");
+  p.launch.grid = {grid[0], grid[1], grid[2]};
+  p.launch.block = {static_cast<int>(block[0]), static_cast<int>(block[1]), static_cast<int>(block[2])};
+  int major = 0, minor = 0;  // unknown (0.0, no chip) unless "<major>.<minor>"
+  if (parse_compute_capability(f[c.cc], major, minor)) {
+    p.device.compute_capability_major = major;
+    p.device.compute_capability_minor = minor;
+  }
+  p.device.chip = chip_for_cc(f[c.cc]);
+  return p;
+}
+
+// Reads the rows of an export after its header into launches, one launch held at a time.
+class LaunchReader {
+ public:
+  LaunchReader(const std::string& source, const Columns& c, const NcuLaunchSelector& keep, const NcuCsvLimits& limits)
+      : source_(source), c_(c), keep_(keep), limits_(limits) {}
+
+  void row(const std::vector<std::string>& f, size_t line);
+  NcuCsvImport finish(size_t last_line);
+
+ private:
+  void start_launch(const std::vector<std::string>& f, size_t line);
+  void end_launch();
+  void check_same_launch(const std::vector<std::string>& f, size_t line) const;
+  void metric(const std::vector<std::string>& f, size_t line);
+
+  const std::string& source_;
+  Columns c_;
+  const NcuLaunchSelector& keep_;
+  NcuCsvLimits limits_;
+  std::optional<Launch> launch_;
+  std::unordered_set<std::string> seen_ids_;
+  size_t kept_text_bytes_ = 0;
+  NcuCsvImport result_;
+};
+
+void LaunchReader::row(const std::vector<std::string>& f, size_t line) {
+  if (f.size() == 1 && (f[0].empty() || f[0].rfind("==", 0) == 0)) return;  // blank, or ncu's "==WARNING==" etc.
+  if (f.size() < c_.fields)
+    fail(source_, line, "expected " + std::to_string(c_.fields) + " fields, got " + std::to_string(f.size()) +
+                            " (truncated file?)");
+  if ((f[c_.id] == "ID" || f[c_.metric] == "Metric Name") && is_header(f))
+    fail(source_, line, "a second ncu header (two exports in one file?): analyze each export on its own");
+  const bool new_launch = !launch_ || launch_->id != f[c_.id];
+  // They become JSON strings. The ID and kernel name of a launch's other rows equal its first's.
+  for (const auto& [name, index] : {std::pair<const char*, size_t>{"ID", c_.id}, {"Kernel Name", c_.kernel},
+                                    {"Metric Name", c_.metric}})
+    if ((new_launch || index == c_.metric) && !is_valid_utf8(f[index]))
+      fail(source_, line, std::string("column \"") + name + "\" is not valid UTF-8 (atomq reads UTF-8 exports)");
+  if (new_launch) {
+    end_launch();
+    start_launch(f, line);
+  } else {
+    check_same_launch(f, line);
+  }
+  metric(f, line);
+}
+
+void LaunchReader::start_launch(const std::vector<std::string>& f, size_t line) {
+  const std::string& id = f[c_.id];
+  if (!seen_ids_.insert(id).second)  // its rows ended before: a second export, or two launches under one ID
+    fail(source_, line, "result ID " + id + " appears again after other launches (a second export appended, or "
+                        "two launches under one ID): column \"ID\"");
+  if (seen_ids_.size() > limits_.max_launches_seen)
+    fail(source_, line, "more than " + std::to_string(limits_.max_launches_seen) + " launches in the export "
+                        "(atomq's limit): column \"ID\"");
+  launch_.emplace();
+  launch_->id = id, launch_->block = f[c_.block], launch_->grid = f[c_.grid], launch_->cc = f[c_.cc];
+  launch_->first_line = line;
+  launch_->profile = new_profile(f, c_, source_, line);
+  ++result_.launches_seen;
+  launch_->kept = !keep_ || keep_(launch_->profile);
+  if (!launch_->kept) return;
+  kept_text_bytes_ += id.size() + launch_->profile.kernel_name.size();
+  if (result_.profiles.size() >= limits_.max_launches_kept)
+    fail(source_, line, "more than " + std::to_string(limits_.max_launches_kept) + " launches to analyze (atomq's "
+                        "limit: its run document must stay within the 256 MiB that report reads); select fewer "
+                        "with -k, -s or -c");
+  if (kept_text_bytes_ > limits_.max_kept_text_bytes)
+    fail(source_, line, "the kernel names of the launches to analyze exceed " + mib(limits_.max_kept_text_bytes) +
+                            " (atomq's limit); select fewer with -k, -s or -c: column \"Kernel Name\"");
+}
+
+// Every row of a launch names the same kernel, grid, block and compute capability.
+void LaunchReader::check_same_launch(const std::vector<std::string>& f, size_t line) const {
+  const Launch& l = *launch_;
+  const auto differs = [&](const char* column, const std::string& first, const std::string& now) {
+    fail(source_, line, "result ID " + l.id + ": column \"" + column + "\" is '" + now + "', but '" + first +
+                            "' on line " + std::to_string(l.first_line) + " (rows of one launch disagree)");
+  };
+  if (f[c_.kernel] != l.profile.kernel_name)  // never merge two kernels' counters
+    fail(source_, line, "result ID " + l.id + " names two kernels: \"" + l.profile.kernel_name + "\" and \"" +
+                            f[c_.kernel] + "\": column \"Kernel Name\"");
+  if (f[c_.grid] != l.grid) differs("Grid Size", l.grid, f[c_.grid]);
+  if (f[c_.block] != l.block) differs("Block Size", l.block, f[c_.block]);
+  if (f[c_.cc] != l.cc) differs("CC", l.cc, f[c_.cc]);
+}
+
+void LaunchReader::metric(const std::vector<std::string>& f, size_t line) {
+  const std::string& name = f[c_.metric];
+  const std::string& unit = f[c_.unit];
+  const std::string& text = f[c_.value];
+  if (text.empty() || text == "n/a") return;  // ncu could not collect it
+  double value = parse_value(text, name, source_, line);
+  const auto dimension = read_metric_dimension(name);
+  if (!dimension) {  // not read: checked, not kept
+    if (!known_unit(unit))
+      fail(source_, line, "metric " + name + ": unknown unit '" + unit + "' (export with --print-units base)");
+    return;
+  }
+  const auto scale = unit_scale(unit, *dimension);
+  if (!scale)
+    fail(source_, line, "metric " + name + ": unit '" + unit + "'" +
+                            (unit.find('/') != std::string::npos ? " is a rate; the metric is " : " is not ") +
+                            dimension_name(*dimension) + ": column \"Metric Unit\"");
+  if (value < 0) fail(source_, line, "metric " + name + ": value '" + text + "' is negative: column \"Metric Value\"");
+  value *= *scale;
+  if (!std::isfinite(value)) fail(source_, line, "metric " + name + ": value '" + text + " " + unit + "' is out of range");
+  const auto [it, inserted] = launch_->values.emplace(name, value);
+  if (!inserted && it->second != value)
+    fail(source_, line, "result ID " + launch_->id + ": metric " + name + " given twice with different values: column "
+                        "\"Metric Value\"");
+  model::KernelProfile& p = launch_->profile;
+  // Launch statistics ncu adds itself; range-checked before they narrow to int.
+  if (name == "launch__registers_per_thread") p.launch.registers_per_thread = small_count(value, 255, name, source_, line);
+  else if (name == "launch__occupancy_limit_blocks") p.launch.max_active_blocks_per_sm = small_count(value, 2048, name, source_, line);
+  else if (name == "device__attribute_multiprocessor_count") p.device.sm_count = small_count(value, 1024, name, source_, line);
+  else if (launch_->kept) p.counters[name] = value;
+}
+
+// What analyze writes, report must read back: each launch kept is checked as the profile
+// reader checks it.
+void LaunchReader::end_launch() {
+  if (!launch_ || !launch_->kept) return launch_.reset();
+  try {
+    model::validate_kernel_profile(launch_->profile, launch_->profile.source_detail);
+  } catch (const model::ProfileError& e) {
+    throw NcuCsvError(std::string(e.what()) + " (line " + std::to_string(launch_->first_line) + ")");
+  }
+  result_.profiles.push_back(std::move(launch_->profile));
+  launch_.reset();
+}
+
+NcuCsvImport LaunchReader::finish(size_t last_line) {
+  end_launch();
+  if (result_.launches_seen == 0) fail(source_, last_line, "the export holds no kernel results");
+  return std::move(result_);
 }
 
 }  // namespace
 
-std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const std::string& source) {
-  // A UTF-8 byte order mark (spreadsheet tools write one) is not part of the first field.
-  std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
-  std::string line;
-  size_t line_no = 0;
-  std::map<std::string, size_t> column;
-  size_t header_fields = 0;
-  // Skip the lines ncu prints before the table ("==PROF==" and the program's own output).
-  std::vector<std::string> candidate;  // the first line that starts like a header, to say what it lacks
-  size_t candidate_line = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    bool ok = true;
-    const auto header = split_csv_record(line, &ok);
-    if (ok && candidate.empty() && !header.empty() && header[0] == "ID") candidate = header, candidate_line = line_no;
-    if (!ok || !is_header(header)) continue;
-    for (size_t i = 0; i < header.size(); ++i)
-      if (!column.emplace(header[i], i).second)  // a repeated name would leave a column unread
-        fail(source, line_no, "the header repeats the column \"" + header[i] + "\" (columns " +
-                                  std::to_string(column[header[i]] + 1) + " and " + std::to_string(i + 1) + ")");
-    header_fields = header.size();
-    break;
+NcuCsvImport read_ncu_csv(std::istream& in, const std::string& source, const NcuLaunchSelector& keep,
+                          const NcuCsvLimits& limits) {
+  CsvRecords records(in, source, limits.max_record_bytes);
+  const Columns columns = find_header(records, source);
+  LaunchReader launches(source, columns, keep, limits);
+  std::vector<std::string> fields;
+  size_t last_line = records.first_line();
+  while (records.next_record(fields)) {
+    last_line = records.first_line();
+    launches.row(fields, last_line);
   }
-  if (column.empty() && !candidate.empty())
-    for (const char* name : kRequiredColumns)
-      if (std::find(candidate.begin(), candidate.end(), name) == candidate.end())
-        fail(source, candidate_line, std::string("header lacks the column \"") + name + "\"");
-  if (column.empty())
-    fail(source, line_no, "no ncu CSV header (a line naming \"ID\", \"Kernel Name\", ..., \"Metric Value\") found; "
-                          "export with `ncu --csv`");
-
-  std::vector<model::KernelProfile> profiles;
-  std::map<std::string, size_t> by_id;
-  std::vector<std::string> f;
-  bool ok = true;
-  while (next_record(in, line_no, f, &ok)) {
-    if (!ok) fail(source, line_no, "unterminated quote (truncated file?)");
-    if (f.size() == 1 && (f[0].empty() || f[0].rfind("==", 0) == 0)) continue;  // blank, or ncu's "==WARNING==" etc.
-    if (f.size() < header_fields)
-      fail(source, line_no, "expected " + std::to_string(header_fields) + " fields, got " +
-                                std::to_string(f.size()) + " (truncated file?)");
-    for (const char* text_column : {"ID", "Kernel Name", "Metric Name"})  // they become JSON strings
-      if (!is_valid_utf8(f[column[text_column]]))
-        fail(source, line_no, std::string("column \"") + text_column + "\" is not valid UTF-8 (atomq reads UTF-8 exports)");
-    const std::string& id = f[column["ID"]];
-    auto [it, inserted] = by_id.emplace(id, profiles.size());
-    if (inserted) profiles.push_back(new_profile(f, column, source, line_no, id));
-    model::KernelProfile& p = profiles[it->second];
-    if (!inserted && p.kernel_name != f[column["Kernel Name"]])  // never merge two kernels' counters
-      fail(source, line_no, "result ID " + id + " names two kernels: \"" + p.kernel_name + "\" and \"" +
-                                f[column["Kernel Name"]] + "\"");
-    const std::string& name = f[column["Metric Name"]];
-    const std::string& unit = f[column["Metric Unit"]];
-    std::string value_text = f[column["Metric Value"]];
-    if (value_text.empty() || value_text == "n/a") continue;  // ncu could not collect it
-    if (!thousands_grouping_ok(value_text))
-      fail(source, line_no, "metric " + name + ": value '" + value_text +
-                                "' is not a number (a comma only as a thousands separator, no spaces)");
-    std::string digits;
-    for (char ch : value_text)
-      if (ch != ',') digits += ch;
-    char* end = nullptr;
-    const double value = std::strtod(digits.c_str(), &end);
-    if (end == digits.c_str() || *end != '\0' || !std::isfinite(value))
-      fail(source, line_no, "metric " + name + ": value '" + value_text + "' is not a number");
-    double scale = 1.0;
-    // The counters atomq reads are counts, cycles, bytes or times, never rates.
-    if (unit.find('/') != std::string::npos && is_atomq_metric(name))
-      fail(source, line_no, "metric " + name + ": unit '" + unit + "' is a rate; the metric is a count");
-    if (!unit_scale(unit, &scale))
-      fail(source, line_no, "metric " + name + ": unknown unit '" + unit + "' (export with --print-units base)");
-    // Launch statistics ncu adds itself; range-checked before they narrow to int.
-    if (name == "launch__registers_per_thread") p.launch.registers_per_thread = small_count(value, 255, name, source, line_no);
-    else if (name == "launch__occupancy_limit_blocks") p.launch.max_active_blocks_per_sm = small_count(value, 2048, name, source, line_no);
-    else if (name == "device__attribute_multiprocessor_count") p.device.sm_count = small_count(value, 1024, name, source, line_no);
-    // A name without a rollup (launch__*, device__*) is a launch statistic, never a counter.
-    if (model::is_counter_name(name)) p.counters[name] = value * scale;
-  }
-  if (profiles.empty()) fail(source, line_no, "the export holds no kernel results");
-  for (const auto& p : profiles) {  // what analyze writes, report must read back
-    try {
-      model::validate_kernel_profile(p, p.source_detail);
-    } catch (const model::ProfileError& e) {
-      throw NcuCsvError(e.what());
-    }
-  }
-  return profiles;
+  return launches.finish(last_line);
 }
 
-std::vector<model::KernelProfile> load_ncu_csv(const std::string& path) {
+NcuCsvImport read_ncu_csv_file(const std::string& path, const NcuLaunchSelector& keep, const NcuCsvLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw NcuCsvError(path + ": cannot open the ncu CSV export");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_ncu_csv(ss.str(), path);
+  return read_ncu_csv(in, path, keep, limits);
 }
+
+std::vector<model::KernelProfile> parse_ncu_csv(const std::string& text, const std::string& source) {
+  std::istringstream in(text);
+  return read_ncu_csv(in, source).profiles;
+}
+
+std::vector<model::KernelProfile> load_ncu_csv(const std::string& path) { return read_ncu_csv_file(path).profiles; }
 
 }  // namespace atomq::analyzer

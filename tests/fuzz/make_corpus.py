@@ -7,6 +7,8 @@ from the project's committed fixtures. Run from anywhere; the output is committe
   run_document/   recorded run documents (analyzer/report/recorded)
   rules/          rule sets, alone and followed by a NUL byte and a profile
   ncu_csv/        the ncu export fixture, whole and cut to its first kernel
+  ncu_csv_timing/ the same, and the first kernel with a quote opened and never closed
+  kernel_filter/  filter patterns, a NUL byte, then a kernel name of the fixture
 """
 import json
 import pathlib
@@ -84,7 +86,30 @@ def ncu_csv():
     header = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
     first = [l for l in lines[header + 1:] if l.startswith('"0"')]
     write(CORPUS / "ncu_csv/one_kernel.ncu.csv", "".join([lines[header]] + first))
+    write(CORPUS / "ncu_csv_timing" / fixture.name, text)
+    write(CORPUS / "ncu_csv_timing/one_kernel.ncu.csv", "".join([lines[header]] + first))
+    write(CORPUS / "ncu_csv_timing/stray_quote.ncu.csv", "".join([lines[header], first[0], '"0","popc\n'] + first[1:]))
+    # Found by the harness (its lines before a header were split one by one): kept as a seed.
+    write(CORPUS / "ncu_csv_timing/header_lacks_grid_size.ncu.csv", "".join(
+        [lines[header].replace('"Grid Size"', '"DeviceGrid Size"')] + lines[header + 1:]))
+    # Also found by it: a line that starts like a header, without a line break (a 1 MiB line).
+    write(CORPUS / "ncu_csv_timing/id_line_without_break.ncu.csv", '"ID","Proce"ID","Procss13,175Process Nes')
     return lines[header:]
+
+
+FILTER_PATTERNS = ["popc_distinct", "^popc", "(popc|cas)_distinct\\(", "[[:alpha:]_]+\\(unsigned int \\*\\)$",
+                   "(a|b)*c", "(a)\\1", "a(?=b)", ".*.*.*=.*", "\\d+\\w*",
+                   ".*.{1000}1", ".*.{90}1"]  # the last two: the program-size limit (found by the harness)
+
+
+def kernel_filter():
+    names = sorted({l.split('","')[4] for l in ncu_csv()[1:] if l.count('","') > 4})
+    for i, pattern in enumerate(FILTER_PATTERNS):
+        write(CORPUS / f"kernel_filter/{i:02d}.bin", pattern.encode() + b"\0" + names[i % len(names)].encode())
+    write(HERE / "kernel_filter.dict", "\n".join('"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"' for t in
+                                             ["(", ")", "(?:", "(?=", "(?i)", "[", "]", "[^", "[[:alpha:]]", "\\", "\\1",
+                                              "\\d", "\\w", "\\b", "*", "+", "?", "{1000}", "{2,}", "|", "^", "$",
+                                              ".", "<", ">", "::", "regex:"]) + "\n")
 
 
 def keys(doc, out):
@@ -125,6 +150,7 @@ def main():
     for line in ncu_csv():
         csv_words.update(f.strip('"') for f in line.rstrip("\n").split('","'))
     dictionary(HERE / "ncu_csv.dict", {w for w in csv_words if len(w) < 80})
+    kernel_filter()
 
 
 if __name__ == "__main__":

@@ -40,5 +40,41 @@ TEST(KernelFilter, RefusesEmptyAndInvalidSpecsNamingThem) {
   }
 }
 
+// std::regex recursed once per character and overflowed the stack (SIGSEGV) on a name of
+// about 30 KB; long C++ template names reach that. RE2 matches in linear time, no recursion.
+TEST(KernelFilter, RegexOnAOneMegabyteNameNeitherCrashesNorMisses) {
+  const std::string name = "void k<" + std::string(1 << 20, 'a') + ">(int*)";
+  EXPECT_TRUE(KernelFilter("regex:(a|b)*>").matches("_Z1kv", name));
+  EXPECT_TRUE(KernelFilter("regex:^void k<(a)+>\\(int\\*\\)$").matches("_Z1kv", name));
+  EXPECT_FALSE(KernelFilter("regex:(a|b)*c").matches("_Z1kv", name));
+  EXPECT_TRUE(KernelFilter("regex:.*a.*a.*>").matches("_Z1kv", name));
+}
+
+// Today's syntax where RE2 has it; what RE2 lacks is refused with its reason, never ignored.
+TEST(KernelFilter, RegexSyntaxRe2LacksIsRefusedWithTheReason) {
+  EXPECT_TRUE(KernelFilter("regex:\\d+[[:alpha:]]\\w*").matches("_Z8rescalePf", ""));
+  EXPECT_TRUE(KernelFilter("regex:^(scale|rescale)\\(").matches("_Z8rescalePf", "rescale(float*)"));
+  for (const char* spec : {"regex:(a)\\1", "regex:a(?=b)", "regex:(?<!a)b"}) {
+    try {
+      KernelFilter f(spec);
+      ADD_FAILURE() << spec << " is accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(spec), std::string::npos) << what;
+      EXPECT_NE(what.find("RE2"), std::string::npos) << what;
+    }
+  }
+  // Too large a program: the NFA RE2 falls back to is linear in the name times the program.
+  try {
+    KernelFilter f("regex:.*.{1000}1");
+    ADD_FAILURE() << "a 2006-instruction program is accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("too large (2006 RE2 instructions, at most 200"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(KernelFilter("regex:.*.{90}1"));
+  // Bytes, as before: a name that is not UTF-8 is searched, not refused.
+  EXPECT_TRUE(KernelFilter("regex:k.x").matches("", "k\xff" "x"));
+}
+
 }  // namespace
 }  // namespace atomq::analyzer

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <sstream>
 
 namespace an = atomq::analyzer;
 
@@ -109,11 +112,11 @@ TEST(NcuCsv, RepeatedColumnsTwoKernelsPerIdAndCommasAreRefused) {
   }
   const auto profiles =
       an::parse_ncu_csv(head + row("0", "k", "sm__cycles_active.sum", "cycle", "1,234,567.5") +
-                            row("0", "k", "sm__cycles_active.max", "cycle", "-1,234"),
+                            row("0", "k", "sm__cycles_active.max", "cycle", "1,234"),
                         "app.csv");
   ASSERT_EQ(profiles.size(), 1u);
   EXPECT_DOUBLE_EQ(profiles[0].counters.at("sm__cycles_active.sum"), 1234567.5);
-  EXPECT_DOUBLE_EQ(profiles[0].counters.at("sm__cycles_active.max"), -1234);
+  EXPECT_DOUBLE_EQ(profiles[0].counters.at("sm__cycles_active.max"), 1234);
 }
 
 TEST(NcuCsv, GridJunkAndRateUnitsOfCountsAreRefused) {
@@ -164,4 +167,163 @@ TEST(NcuCsv, ProgramIdLineTrailingWarningBomReorderedColumnsAndMultilineFieldsAr
 TEST(NcuCsv, EmptyKernelNameIsRefusedAtTheImport) {
   const std::string e = error_of(std::string(kHeader) + row("3", "", "gpu__time_duration.sum", "ns", "10"));
   EXPECT_NE(e.find("app.csv result ID 3: field 'kernel.name': empty"), std::string::npos) << e;
+}
+
+namespace {
+
+// The error of an export, checked to name the file, the line and (when given) the field.
+void expect_refused(const std::string& text, const std::string& line, const std::string& field,
+                    const std::string& reason) {
+  const std::string e = error_of(text);
+  EXPECT_NE(e.find("app.csv:" + line + ":"), std::string::npos) << reason << ": " << e;
+  EXPECT_NE(e.find(field), std::string::npos) << reason << ": " << e;
+  EXPECT_NE(e.find(reason), std::string::npos) << reason << ": " << e;
+}
+
+std::string repeated_rows(size_t bytes) {
+  std::string text = kHeader;
+  for (int id = 0; text.size() < bytes; ++id)
+    for (const char* m : {"gpu__time_duration.sum", "sm__cycles_active.sum", "smsp__inst_executed_op_shared_atom.sum"})
+      text += row(std::to_string(id), "k(int*)", m, m[0] == 'g' ? "nsecond" : m[0] == 's' && m[1] == 'm' && m[2] == '_' ? "cycle" : "inst", "10");
+  return text;
+}
+
+}  // namespace
+
+// One stray quote made the reader re-split the growing record at every line (32 s for a
+// 2.2 MB export). One pass now: refused at once, naming the line where the quote opened.
+TEST(NcuCsvStream, StrayQuoteIsReadInLinearTimeAndRefusedAtItsLine) {
+  std::string text = repeated_rows(1000) + "\"0\",\"k(int*)\n";  // this line opens a quote never closed
+  const std::string line = std::to_string(std::count(text.begin(), text.end(), '\n'));
+  while (text.size() < 2200000) text += "0,k,256,264,9.0,m,inst,10\n";
+  const auto start = std::chrono::steady_clock::now();
+  const std::string e = error_of(text);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(e.find("app.csv:" + line + ": unterminated quoted field"), std::string::npos) << e.substr(0, 200);
+  EXPECT_LT(seconds, 2.0) << "2.2 MB with a stray quote";
+}
+
+TEST(NcuCsvStream, OversizedRowsAndEndlessInputAreRefusedNamingTheLimit) {
+  an::NcuCsvLimits limits;
+  limits.max_record_bytes = 1000;
+  std::istringstream in(std::string(kHeader) + row("0", std::string(2000, 'k'), "gpu__time_duration.sum", "ns", "1"));
+  try {
+    an::read_ncu_csv(in, "app.csv", {}, limits);
+    FAIL() << "a row above the limit is read";
+  } catch (const an::NcuCsvError& e) {
+    EXPECT_NE(std::string(e.what()).find("app.csv:2: row longer than 1000 bytes"), std::string::npos) << e.what();
+  }
+  // /dev/zero: no line break ever; refused after one record's limit, not read until memory runs out.
+  try {
+    an::load_ncu_csv("/dev/zero");
+    FAIL() << "/dev/zero is read";
+  } catch (const an::NcuCsvError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/zero:1: line longer than 4 MiB"), std::string::npos) << e.what();
+  }
+}
+
+// Of each launch only what the model reads is kept; the launches kept are capped, and the
+// selector (analyze's -k, -s, -c) chooses them while the export streams in.
+TEST(NcuCsvStream, KeepsOnlyReadCountersSelectedLaunchesAndRefusesBeyondTheCap) {
+  const std::string text = std::string(kHeader) + row("0", "a", "gpu__time_duration.sum", "ns", "1") +
+                           row("0", "a", "dram__throughput.avg.pct_of_peak_sustained_elapsed", "%", "5") +
+                           row("1", "b", "gpu__time_duration.sum", "ns", "2") +
+                           row("2", "c", "gpu__time_duration.sum", "ns", "3");
+  std::istringstream all(text);
+  const auto everything = an::read_ncu_csv(all, "app.csv");
+  ASSERT_EQ(everything.profiles.size(), 3u);
+  EXPECT_EQ(everything.profiles[0].counters.size(), 1u);  // the throughput is checked, not kept
+  std::istringstream some(text);
+  const auto b = an::read_ncu_csv(some, "app.csv", [](const atomq::model::KernelProfile& p) { return p.kernel_name == "b"; });
+  EXPECT_EQ(b.launches_seen, 3);
+  ASSERT_EQ(b.profiles.size(), 1u);
+  EXPECT_EQ(*b.profiles[0].counter("gpu__time_duration.sum"), 2.0);
+  an::NcuCsvLimits limits;
+  limits.max_launches_kept = 2;
+  std::istringstream capped(text);
+  try {
+    an::read_ncu_csv(capped, "app.csv", {}, limits);
+    FAIL() << "a third launch is kept";
+  } catch (const an::NcuCsvError& e) {
+    EXPECT_NE(std::string(e.what()).find("app.csv:5: more than 2 launches to analyze"), std::string::npos) << e.what();
+  }
+}
+
+// A unit of another dimension was scaled silently (10^3 to 10^9), a count in "%" accepted.
+TEST(NcuCsvUnits, UnitsAreCheckedAgainstTheMetricsDimension) {
+  const std::string head(kHeader);
+  const struct { const char* metric; const char* unit; } wrong[] = {
+      {"gpu__time_duration.sum", "Kbyte"}, {"gpu__time_duration.sum", "Mcycle"},
+      {"smsp__inst_executed_op_shared_atom.sum", "msecond"}, {"smsp__inst_executed_op_shared_atom.sum", "%"},
+      {"smsp__inst_executed_op_shared_atom.sum", "block"}, {"sm__cycles_active.sum", "byte"},
+      {"dram__bytes_read.sum", "cycle"}, {"sm__warps_active.avg.pct_of_peak_sustained_active", "inst"}};
+  for (const auto& w : wrong)
+    expect_refused(head + row("0", "k", w.metric, w.unit, "1"), "2", "column \"Metric Unit\"",
+                   std::string("unit '") + w.unit + "' is not");
+  const auto p = an::parse_ncu_csv(head + row("0", "k", "gpu__time_duration.sum", "usecond", "2") +
+                                       row("0", "k", "sm__cycles_active.sum", "Kcycle", "3") +
+                                       row("0", "k", "dram__bytes_read.sum", "Mbyte", "4") +
+                                       row("0", "k", "lts__t_requests_op_atom.sum", "request", "5"),
+                                   "app.csv");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(*p[0].counter("gpu__time_duration.sum"), 2000.0);
+  EXPECT_EQ(*p[0].counter("sm__cycles_active.sum"), 3000.0);
+  EXPECT_EQ(*p[0].counter("dram__bytes_read.sum"), 4e6);
+  EXPECT_EQ(*p[0].counter("lts__t_requests_op_atom.sum"), 5.0);
+}
+
+TEST(NcuCsvValues, HexNegativeAndUnderflowingValuesAreRefused) {
+  const std::string head(kHeader);
+  for (const char* v : {"0x10", "0x1p4", "inf", "nan", "1e", ".", "--1"})
+    expect_refused(head + row("0", "k", "sm__cycles_active.sum", "cycle", v), "2", "metric sm__cycles_active.sum",
+                   "is not a number");
+  expect_refused(head + row("0", "k", "gpu__time_duration.sum", "ns", "-5"), "2", "column \"Metric Value\"",
+                 "is negative");
+  expect_refused(head + row("0", "k", "smsp__inst_executed_op_shared_atom.sum", "inst", "-1"), "2",
+                 "column \"Metric Value\"", "is negative");
+  expect_refused(head + row("0", "k", "sm__cycles_active.sum", "cycle", "1e-400"), "2", "metric sm__cycles_active.sum",
+                 "underflows");
+  expect_refused(head + row("0", "k", "sm__cycles_active.sum", "cycle", "1e400"), "2", "metric sm__cycles_active.sum",
+                 "out of range");
+  EXPECT_EQ(error_of(head + row("0", "k", "sm__cycles_active.sum", "cycle", "1.5e3") +
+                     row("0", "k", "gpu__time_duration.sum", "ns", "0e-400")),
+            "");
+}
+
+// A second export appended (with or without its header), one launch ID used twice, a metric
+// given twice with two values, rows of one launch that disagree: refused, never merged.
+TEST(NcuCsvLaunches, AppendedExportsReusedIdsRepeatedMetricsAndDisagreeingRowsAreRefused) {
+  const std::string head(kHeader);
+  const std::string first = row("0", "k", "gpu__time_duration.sum", "ns", "1") + row("1", "j", "gpu__time_duration.sum", "ns", "2");
+  expect_refused(head + first + row("0", "k", "gpu__time_duration.sum", "ns", "7"), "4", "column \"ID\"",
+                 "result ID 0 appears again");
+  expect_refused(head + first + head + row("0", "k", "gpu__time_duration.sum", "ns", "7"), "4", "header",
+                 "a second ncu header");
+  expect_refused(head + row("0", "k", "gpu__time_duration.sum", "ns", "1") + row("0", "k", "gpu__time_duration.sum", "ns", "2"),
+                 "3", "column \"Metric Value\"", "metric gpu__time_duration.sum given twice with different values");
+  EXPECT_EQ(error_of(head + row("0", "k", "gpu__time_duration.sum", "ns", "1") +
+                     row("0", "k", "gpu__time_duration.sum", "nsecond", "1")),
+            "");  // the same value twice (two sections list it) is fine
+  std::string other_grid = row("0", "k", "sm__cycles_active.sum", "cycle", "1");
+  other_grid.replace(other_grid.find("(264, 1, 1)"), 11, "(132, 1, 1)");
+  expect_refused(head + row("0", "k", "gpu__time_duration.sum", "ns", "1") + other_grid, "3", "column \"Grid Size\"",
+                 "rows of one launch disagree");
+  std::string other_cc = row("0", "k", "sm__cycles_active.sum", "cycle", "1");
+  other_cc.replace(other_cc.find("\"9.0\""), 5, "\"8.0\"");
+  expect_refused(head + row("0", "k", "gpu__time_duration.sum", "ns", "1") + other_cc, "3", "column \"CC\"",
+                 "rows of one launch disagree");
+}
+
+// ncu may end its header with two empty columns: it was refused as a repeated column "".
+TEST(NcuCsvHeader, HeaderEndingInTwoEmptyColumnsIsRead) {
+  std::string head(kHeader);
+  head.insert(head.size() - 1, ",,");
+  std::string body = row("0", "k", "gpu__time_duration.sum", "ns", "10");
+  std::string padded = body;
+  padded.insert(padded.size() - 1, ",,");
+  for (const std::string& r : {body, padded}) {
+    const auto p = an::parse_ncu_csv(head + r, "app.csv");
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_EQ(*p[0].counter("gpu__time_duration.sum"), 10.0);
+  }
 }

@@ -72,7 +72,12 @@ json run_document_json(const RunInfo& info, const std::vector<model::KernelProfi
 void write_run_document(const std::string& path, const RunInfo& info,
                         const std::vector<model::KernelProfile>& profiles,
                         const std::vector<model::KernelAnalysis>& analyses) {
-  write_file_atomically(path, json_text(run_document_json(info, profiles, analyses), 1) + "\n");
+  const std::string text = json_text(run_document_json(info, profiles, analyses), 1) + "\n";
+  if (text.size() > kMaxRunDocumentBytes)
+    throw std::runtime_error(path + ": the run document of " + std::to_string(profiles.size()) + " launches would be " +
+                             std::to_string(text.size() >> 20) + " MiB, above the 256 MiB that atomq report and the "
+                             "Python module read: not written (select fewer launches with -k, -s or -c)");
+  write_file_atomically(path, text);
 }
 
 }  // namespace atomq::run

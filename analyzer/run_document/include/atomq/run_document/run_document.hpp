@@ -63,7 +63,12 @@ class RunDocumentError : public std::runtime_error {
 nlohmann::json run_document_json(const RunInfo& info,
                                  const std::vector<model::KernelProfile>& profiles,
                                  const std::vector<model::KernelAnalysis>& analyses);
-// Written atomically (temporary file + rename).
+// The most a reader reads (read_text_file in common/src/atomic_file.cpp: report, the Python
+// module); a larger document is refused before anything is written.
+inline constexpr size_t kMaxRunDocumentBytes = size_t{256} << 20;
+
+// Written atomically (temporary file + rename). Throws std::runtime_error naming the path and
+// the limit, writing nothing, when the text would exceed kMaxRunDocumentBytes.
 void write_run_document(const std::string& path, const RunInfo& info,
                         const std::vector<model::KernelProfile>& profiles,
                         const std::vector<model::KernelAnalysis>& analyses);
