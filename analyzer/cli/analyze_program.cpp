@@ -8,12 +8,12 @@
 #include <future>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 #include "analyze_args.hpp"
 #include "atomq/analyzer/injected_run.hpp"
 #include "atomq/analyzer/instruction_join.hpp"
+#include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
 #include "atomq/analyzer/loaded_code.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
@@ -77,8 +77,8 @@ void attach_run(const analyzer::InjectedRun& run, const std::string& symbol,
 // SASS and go into its profiles. Failures become warnings: the counters' analysis stands.
 void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
                           const std::vector<analyzer::SassFunction>& functions, analyzer::InjectedRun& r) {
-  std::optional<std::regex> select;
-  if (!a.instruction_regex.empty()) select = std::regex(a.instruction_regex);
+  std::optional<analyzer::KernelFilter> select;
+  if (!a.instruction_regex.empty()) select.emplace("regex:" + a.instruction_regex);
   // auto: of the 3 kernels with the most time at stake, those with the compiler's shared CAS loop.
   const bool automatic = a.instructions == "auto";
   const int count = automatic ? 3 : std::stoi(a.instructions);

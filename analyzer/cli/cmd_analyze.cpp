@@ -109,7 +109,16 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
         return "expected auto or a count from 0 to 99";
       });
   sub->add_option("--instructions-kernel", args->instruction_regex,
-                  "per-instruction counts for the kernels whose name matches this regex instead");
+                  "per-instruction counts for the kernels whose name matches this regex (RE2 syntax, searched in "
+                  "the mangled and demangled names) instead")
+      ->check([](const std::string& v) -> std::string {
+        try {
+          analyzer::KernelFilter filter("regex:" + v);
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+        return "";
+      });
   sub->add_option("--instruction-launches", args->instruction_launches,
                   "launches of a kernel its per-instruction counts sum over (default 1)")
       ->check(CLI::Range(1LL, 1000000LL));

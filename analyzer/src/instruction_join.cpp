@@ -61,14 +61,13 @@ model::InstructionProfile joined_with_listing(model::InstructionProfile counts, 
 }
 
 std::vector<std::string> kernels_for_instructions(const std::vector<model::KernelProfile>& profiles, int count,
-                                                  const std::optional<std::regex>& select, bool retry_suspects_only,
+                                                  const std::optional<KernelFilter>& select, bool retry_suspects_only,
                                                   const std::vector<SassFunction>& functions) {
   std::map<std::string, double> time_by_symbol;
   std::vector<std::string> order;  // first-launch order breaks ties
   for (const model::KernelProfile& p : profiles) {
     if (p.symbol.empty()) continue;
-    const bool wanted = select ? (std::regex_search(p.symbol, *select) || std::regex_search(p.kernel_name, *select))
-                               : has_atomics(p);
+    const bool wanted = select ? select->matches(p.symbol, p.kernel_name) : has_atomics(p);
     if (!wanted) continue;
     if (!time_by_symbol.count(p.symbol)) order.push_back(p.symbol);
     time_by_symbol[p.symbol] += p.counter(model::metric::kDurationNs).value_or(0);

@@ -413,7 +413,7 @@ TEST(InstructionKernels, AutoPicksSharedCasLoopsAmongTheSlowest) {
   // cas_max_double's CAS loop is global: only float_add_shared's CAST.SPIN loop is a suspect.
   EXPECT_EQ(an::kernels_for_instructions(profiles, 3, std::nullopt, true, functions),
             (std::vector<std::string>{symbols[1]}));
-  EXPECT_EQ(an::kernels_for_instructions(profiles, 3, std::regex("cas_max")), (std::vector<std::string>{symbols[2]}));
+  EXPECT_EQ(an::kernels_for_instructions(profiles, 3, an::KernelFilter("regex:cas_max")), (std::vector<std::string>{symbols[2]}));
 }
 
 namespace {

@@ -4,10 +4,10 @@
 #pragma once
 
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
+#include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/analyzer/sass_listing.hpp"
 #include "atomq/analyzer/source_lines.hpp"
 #include "atomq/model/kernel_profile.hpp"
@@ -22,14 +22,14 @@ model::InstructionProfile joined_with_listing(model::InstructionProfile counts, 
                                               const SourceLines* lines = nullptr);
 
 // The kernels worth a per-instruction run: with `select`, the symbols whose mangled or
-// demangled name matches; else the `count` symbols with atomics (shared or global) that took
+// demangled name it matches (a regex: RE2, linear in the name); else the `count` symbols with atomics (shared or global) that took
 // the most time over all their launches; with `retry_suspects_only`, of those only the ones
 // whose SASS (`functions`) has the compiler's shared CAS loop (ATOMS.CAST.SPIN: a shared float
 // or 64-bit atomicAdd), where the verdict hinges on the attempts per update that only
 // per-instruction counts give (a hand-written atomicCAS loop needs an explicit count). Profiles without a symbol are
 // skipped.
 std::vector<std::string> kernels_for_instructions(const std::vector<model::KernelProfile>& profiles, int count,
-                                                  const std::optional<std::regex>& select,
+                                                  const std::optional<KernelFilter>& select,
                                                   bool retry_suspects_only = false,
                                                   const std::vector<SassFunction>& functions = {});
 
