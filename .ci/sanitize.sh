@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# ASan + UBSan build of the host-only libraries (configured as build-host in .ci/run: no nvcc
-# on PATH, no CUDA variables, no toolkit at ATOMQ_CUDA_ROOT) and their unit and integration
-# tests, -O1 with frame pointers; the first sanitizer report stops the test and fails it.
+# The host-only build (no nvcc on PATH, no CUDA variables, no toolkit at ATOMQ_CUDA_ROOT: CI's
+# proof that atomq builds and passes its tests without the CUDA toolkit), with ASan + UBSan,
+# -O1 with frame pointers, and its unit and integration tests; the first sanitizer report stops
+# the test and fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${ATOMQ_SANITIZE_BUILD_DIR:-build-sanitize}
@@ -20,7 +21,7 @@ grep -q "atomq: host-only build" "$build/configure.log" || { echo "CI: $build is
 
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# Left to the plain build in .ci/run:
+# Left to the main build in .ci/run:
 #   integration.install_consumer      builds a second project against the installed static
 #                                     libraries, which would need the sanitizer runtime linked
 #   integration.report_html_chromium  Chromium renders the report: its time is the browser's

@@ -10,12 +10,17 @@ find_package(spdlog REQUIRED)
 find_package(fmt REQUIRED)
 find_package(Threads REQUIRED)
 
-# spdlog and fmt are used header-only, so the binaries need no libspdlog/libfmt at run time
-# (the GPU machine has neither).
-add_library(atomq_logging INTERFACE)
-target_compile_definitions(atomq_logging INTERFACE SPDLOG_FMT_EXTERNAL FMT_HEADER_ONLY)
+# spdlog is used header-only and fmt's compiled part is built once here (common/src/
+# fmt_library.cpp), so the binaries need no libspdlog/libfmt at run time (the GPU machine has
+# neither) and no translation unit compiles fmt's implementation again.
+add_library(atomq_logging STATIC ${PROJECT_SOURCE_DIR}/common/src/fmt_library.cpp)
+target_compile_definitions(atomq_logging PUBLIC SPDLOG_FMT_EXTERNAL)
 get_target_property(_spdlog_inc spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
 get_target_property(_fmt_inc fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
-target_include_directories(atomq_logging SYSTEM INTERFACE ${_spdlog_inc} ${_fmt_inc})
-target_link_libraries(atomq_logging INTERFACE Threads::Threads)
+target_include_directories(atomq_logging SYSTEM PUBLIC ${_spdlog_inc} ${_fmt_inc})
+target_link_libraries(atomq_logging PUBLIC Threads::Threads)
+# PIC for the injection library and the Python module; its symbols are not exported from them
+# (a profiled program may link another fmt).
+set_target_properties(atomq_logging PROPERTIES POSITION_INDEPENDENT_CODE ON)
+target_link_options(atomq_logging INTERFACE "LINKER:--exclude-libs,libatomq_logging.a")
 atomq_export(atomq_logging logging)
