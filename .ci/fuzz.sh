@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The libFuzzer harnesses (tests/fuzz): built with clang (ASan + UBSan), each run for
-# $ATOMQ_FUZZ_SECONDS (default 20: .ci/run must stay within 45 minutes on a cold 2-core
+# $ATOMQ_FUZZ_SECONDS (default 15: .ci/run must stay within 45 minutes on a cold 2-core
 # machine) on a scratch copy of its seed corpus with its dictionary.
 # A crash, a leak, a sanitizer report or a round-trip failure fails the step; the input is
 # left in build-fuzz/artifacts/. Longer runs and their figures: docs/reliability.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${ATOMQ_FUZZ_SECONDS:-20}
+seconds=${ATOMQ_FUZZ_SECONDS:-15}
 build=${ATOMQ_FUZZ_BUILD_DIR:-build-fuzz}
 
 if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null; then
