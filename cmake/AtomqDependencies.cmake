@@ -10,11 +10,11 @@ find_package(spdlog REQUIRED)
 find_package(fmt REQUIRED)
 find_package(Threads REQUIRED)
 
-# spdlog is used header-only and fmt's compiled part is built once here (common/src/
-# fmt_library.cpp), so the binaries need no libspdlog/libfmt at run time (the GPU machine has
-# neither) and no translation unit compiles fmt's implementation again.
-add_library(atomq_logging STATIC ${PROJECT_SOURCE_DIR}/common/src/fmt_library.cpp)
-target_compile_definitions(atomq_logging PUBLIC SPDLOG_FMT_EXTERNAL)
+# The compiled parts of fmt and spdlog are built once here (common/src/logging_library.cpp), so
+# the binaries need no libspdlog/libfmt at run time (the GPU machine has neither) and no
+# translation unit compiles their implementation again.
+add_library(atomq_logging STATIC ${PROJECT_SOURCE_DIR}/common/src/logging_library.cpp)
+target_compile_definitions(atomq_logging PUBLIC SPDLOG_FMT_EXTERNAL SPDLOG_COMPILED_LIB)
 get_target_property(_spdlog_inc spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
 get_target_property(_fmt_inc fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
 target_include_directories(atomq_logging SYSTEM PUBLIC ${_spdlog_inc} ${_fmt_inc})
