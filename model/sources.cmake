@@ -20,6 +20,7 @@ set(atomq_model_sources
   src/gain_interval.cpp
   src/comparison.cpp
   src/analysis_json.cpp
+  src/analysis_reader.cpp
   src/atomic_sites.cpp
   src/cas_retry.cpp
   src/derived_sites.cpp

@@ -5,7 +5,8 @@ add_executable(atomq_report_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/report/run_document_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report/process_streams_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report/rank_comparison_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/report/report_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/report/report_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report/stored_analysis_test.cpp)
 target_link_libraries(atomq_report_unit_tests PRIVATE atomq_report nlohmann_json::nlohmann_json GTest::gtest_main)
 # The L2 section and counters built in code, shared with the model tests.
 target_include_directories(atomq_report_unit_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/unit/model

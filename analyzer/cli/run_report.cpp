@@ -12,6 +12,7 @@
 #include "atomq/model/table_selection.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/analysis_json.hpp"
 #include "atomq/model/launch_sites.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/report/report.hpp"
@@ -86,12 +87,17 @@ void print_instruction_bases(FILE* out, const std::vector<model::KernelProfile>&
   }
 }
 
-// The report's headline lines first: the kernels with the most time at stake (report.hpp).
+// The report's headline lines first: the kernels with the most time at stake (report.hpp), from
+// the analyses just evaluated (stored in the run as this process's: not evaluated again).
 void print_headlines(FILE* out, const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
-                     const model::SelectedTable& table) {
+                     const std::vector<model::KernelAnalysis>& analyses, const model::SelectedTable& table) {
   if (profiles.empty()) return;
   report::ReportRequest request;
-  request.runs.push_back(run::RunDocument{"", "", info, profiles});
+  run::RunDocument run{"", "", info, profiles, {}};
+  for (const auto& an : analyses) run.stored_analyses.push_back(model::analysis_json(an));
+  run.info.atomq_version = request.build_version = "this process";
+  run.info.atomq_commit = request.build_commit = "this process";
+  request.runs.push_back(std::move(run));
   request.table = table.table;
   const report::Report built = report::build_report(request);
   for (size_t i = 0; i < built.headlines.size(); ++i)
@@ -131,15 +137,19 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   }
 
   std::vector<model::KernelAnalysis> analyses;
+  bool one_table = true;
   for (const auto& p : profiles) {
     const auto it = own_service.find(p.device.uuid);
+    one_table = one_table && it == own_service.end();
     analyses.push_back(model::analyze(p, it != own_service.end() ? it->second : service));
   }
+  // The report shows these analyses as stored when it uses the same table (and build).
+  info.table_digest = one_table ? calibration::service_table_digest(table.table) : "";
   run::write_run_document(output, info, profiles, analyses);
   FILE* out = output == "-" ? stderr : stdout;  // a run document on standard output is alone there
 
   for (const auto& w : info.warnings) spdlog::warn("{}", w);
-  print_headlines(out, info, profiles, table);
+  print_headlines(out, info, profiles, analyses, table);
   fmt::print(out, "{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
   for (size_t i = 0; i < profiles.size(); ++i) {
     const auto& an = analyses[i];

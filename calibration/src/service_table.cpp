@@ -3,6 +3,8 @@
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/common/json_fields.hpp"
 
+#include <cstdint>
+#include <cstdio>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -135,6 +137,14 @@ std::string serialize_service_table(const ServiceTable& t) {
            {"latencies", latencies},
            {"l2", l2_section_json(t.l2)}};
   return json_text(doc, 1) + "\n";
+}
+
+std::string service_table_digest(const ServiceTable& t) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits: an identity, not a defence
+  for (const unsigned char c : serialize_service_table(t)) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
 }
 
 std::string service_table_csv(const ServiceTable& t) {

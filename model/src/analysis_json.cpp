@@ -85,6 +85,8 @@ json to_json(const L2LatencyEvaluation& e) {
 json to_json(const L2Queue& q) {
   const L2Inputs& in = q.inputs;
   if (!q.evaluated) return {{"evaluated", false}, {"reason", q.not_evaluated_reason}};
+  json candidate_ops = json::array();
+  for (GlobalAtomicOp op : in.candidate_ops) candidate_ops.push_back(enum_name(op));
   return {{"evaluated", true},
           {"utilization", num(q.utilization)},
           {"class", enum_name(q.utilization_class)},
@@ -115,7 +117,17 @@ json to_json(const L2Queue& q) {
           {"request_utilization", num(q.request_utilization)},
           {"utilization_basis", enum_name(q.utilization_basis)},
           {"law", to_json(q.law)},
-          {"latency", to_json(q.latency)}};
+          {"latency", to_json(q.latency)},
+          {"bound_by_round_trips", q.bound_by_round_trips},
+          {"addresses_of_spread", num(q.addresses_of_spread)},
+          {"calibrated_busy_fraction", num(q.calibrated_busy_fraction)},
+          {"cas_requests", num(in.cas_requests)},
+          {"warp_instructions", num(in.warp_instructions)},
+          {"duration_ns", num(in.duration_ns)},
+          {"addresses", num(in.addresses)},
+          {"candidate_ops", candidate_ops},
+          {"inputs_op_origin", enum_name(in.op_origin)},
+          {"inputs_op_reason", in.op_reason}};
 }
 
 json to_json(const Finding& f) {
@@ -161,7 +173,11 @@ json to_json(const AtomicSite& s) {
           {"attempts_per_update", num(s.attempts_per_update)},
           {"attempts_per_warp_entry", num(s.attempts_per_warp_entry)},
           {"loop_entry_offset", s.loop_entry_offset ? json(*s.loop_entry_offset) : json(nullptr)},
-          {"loop_instruction_share", num(s.loop_instruction_share)}};
+          {"loop_instruction_share", num(s.loop_instruction_share)},
+          {"loop_entry_executions", num(s.loop_entry_executions)},
+          {"loop_entry_lanes", num(s.loop_entry_lanes)},
+          {"loop_instructions", num(s.loop_instructions)},
+          {"kernel_instructions", num(s.kernel_instructions)}};
 }
 
 json analysis_json(const KernelAnalysis& a) {
@@ -194,7 +210,15 @@ json analysis_json(const KernelAnalysis& a) {
       {"clock_mhz", num(in.clock_mhz)},
       {"clock_source", in.clock_source},
       {"op_variant", enum_name(in.variant)},
-      {"op_variant_assumed", in.variant_assumed}};
+      {"op_variant_assumed", in.variant_assumed},
+      {"instructions_busiest_sm", num(in.instructions_busiest_sm)},
+      {"have_busiest_sm", in.have_busiest_sm},
+      {"max_warps_per_sm", in.max_warps_per_sm},
+      {"active_cycles_mean", num(in.active_cycles_mean)},
+      {"sm_count", in.sm_count},
+      {"dram_bytes_read", num(in.dram_bytes_read)},
+      {"dram_peak_bytes_per_s", num(in.dram_peak_bytes_per_s)},
+      {"useful_updates", num(in.useful_updates)}};
   json clamps = json::array();
   for (const ClampNote& c : a.utilization.service.clamped)
     clamps.push_back({{"axis", c.axis}, {"requested", num(c.requested)}, {"used", num(c.used)}});
@@ -207,6 +231,8 @@ json analysis_json(const KernelAnalysis& a) {
       {"service_patterns", {a.utilization.service.pattern_below, a.utilization.service.pattern_above}},
       {"clamped", clamps},
       {"extrapolated_by_fit", a.utilization.service.extrapolated_by_fit},
+      {"service_method", a.utilization.service.method},
+      {"service_k", {num(a.utilization.service.k_below), num(a.utilization.service.k_above)}},
       {"busy_cycles_per_sm", num(a.utilization.busy_cycles_per_sm)},
       {"busy_cycles_busiest_sm", num(a.utilization.busy_cycles_busiest_sm)},
       {"atomic_bound_time_ns", num(a.utilization.atomic_bound_time_ns)}};

@@ -1,8 +1,10 @@
 // The run document reader: parse -> analyze every profile with the fixed table -> write the
-// document with its analyses -> read again; what is read back must be what was written.
+// document with its analyses -> read again; what is read back must be what was written, and
+// each analysis read back (model::analysis_from_json) must write the same JSON again.
 #include "atomq/common/json_fields.hpp"
 #include "atomq/model/analysis.hpp"
 #include "atomq/run_document/run_document.hpp"
+#include "atomq/model/analysis_json.hpp"
 #include "fuzz_support.hpp"
 
 using namespace atomq;
@@ -25,6 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const model::KernelProfile& profile : run.profiles) {
     analyses.push_back(model::analyze(profile, fuzz::fixed_model()));
     fuzz::check_analysis_written(analyses.back());
+    const std::string written = json_text(model::analysis_json(analyses.back()));
+    try {
+      if (json_text(model::analysis_json(model::analysis_from_json(model::analysis_json(analyses.back()), "fuzz"))) !=
+          written)
+        fuzz::round_trip_failure("the analysis read back writes other JSON", written);
+    } catch (const model::AnalysisJsonError& e) {
+      fuzz::round_trip_failure(std::string("the analysis reader refuses the writer's JSON: ") + e.what(), written);
+    }
   }
   const std::string text = json_text(run::run_document_json(run.info, run.profiles, analyses), 1);
   run::RunDocument back;

@@ -8,8 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "atomq/model/analysis_json.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/service_time.hpp"
 #include "atomq/report/report.hpp"
@@ -72,10 +74,45 @@ void make_run_labels_distinct(std::vector<RunDocument*> runs) {
   }
 }
 
+// A run's stored analysis of kernel i where it may stand (run::stored_analyses_unusable says
+// when), else nullopt: the report evaluates that profile again. A stored analysis this build
+// wrote that does not read back is a damaged document: refused, naming the field.
+std::optional<model::KernelAnalysis> stored_analysis(const RunDocument& run, std::size_t i, bool usable) {
+  if (!usable || i >= run.stored_analyses.size() || run.stored_analyses[i].is_null()) return std::nullopt;
+  try {
+    return model::analysis_from_json(run.stored_analyses[i], run.path + ": kernels[" + std::to_string(i) + "].analysis");
+  } catch (const model::AnalysisJsonError& e) {
+    throw ReportError(e.what());
+  }
+}
+
+// How a run's analyses came to the report, in words: as stored, or evaluated again and why.
+struct BuildIdentity {
+  std::string version, commit;  // empty: this build
+  std::string unusable(const run::RunInfo& info, const std::string& table_digest) const {
+    return commit.empty() ? run::stored_analyses_unusable(info, table_digest)
+                          : run::stored_analyses_unusable(info, table_digest, version, commit);
+  }
+};
+
+std::string evaluation_basis(const RunDocument& run, const std::vector<ReportKernel>& kernels,
+                             const std::string& table_digest, const BuildIdentity& build) {
+  const std::string unusable = build.unusable(run.info, table_digest);
+  if (!unusable.empty()) return "analyses evaluated again by this build: " + unusable;
+  std::size_t stored = 0, all = 0;
+  for (const ReportKernel& k : kernels)
+    if (k.run_label == run.label) ++all, stored += k.analysis_stored ? 1 : 0;
+  if (stored == all) return "analyses as stored by atomq analyze";
+  return fmt::format("{} of {} analyses as stored by atomq analyze, the rest evaluated again (no stored analysis, or "
+                     "a GPU's own table)", stored, all);
+}
+
 std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, const model::ServiceTimeModel& service,
-                                        const std::map<std::string, model::ServiceTimeModel>& device_services) {
+                                        const std::map<std::string, model::ServiceTimeModel>& device_services,
+                                        const std::string& table_digest, const BuildIdentity& build) {
   std::vector<ReportKernel> kernels;
   for (const auto& run : runs) {
+    const bool usable = build.unusable(run.info, table_digest).empty();
     std::map<std::string, int> seen;  // short name -> launches so far in this run
     for (const auto& profile : run.profiles) ++seen[short_kernel_name(profile.kernel_name)];
     std::map<std::string, int> index;
@@ -90,7 +127,10 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
       if (seen[name] > 1) k.label += "#" + std::to_string(nth);
       k.profile = profile;
       const auto own = device_services.find(profile.device.uuid);
-      k.analysis = model::analyze(profile, own != device_services.end() ? own->second : service);
+      const std::size_t i = static_cast<std::size_t>(&profile - run.profiles.data());
+      std::optional<model::KernelAnalysis> stored = stored_analysis(run, i, usable && own == device_services.end());
+      k.analysis_stored = stored.has_value();
+      k.analysis = stored ? std::move(*stored) : model::analyze(profile, own != device_services.end() ? own->second : service);
       k.duration_ns = profile.counter(model::metric::kDurationNs);
       // The fix to name: the analysis' recommended what-if (model::recommend_what_if), the one
       // every rendering and export shows.
@@ -285,8 +325,10 @@ Report build_report(const ReportRequest& request) {
   for (auto* list : {&runs, &baseline_runs})
     for (auto& run : *list) all_runs.push_back(&run);
   make_run_labels_distinct(all_runs);
-  report.kernels = evaluate_runs(runs, service, device_services);
-  report.baseline_kernels = evaluate_runs(baseline_runs, service, device_services);
+  const std::string digest = calibration::service_table_digest(request.table);
+  const BuildIdentity build{request.build_version, request.build_commit};
+  report.kernels = evaluate_runs(runs, service, device_services, digest, build);
+  report.baseline_kernels = evaluate_runs(baseline_runs, service, device_services, digest, build);
   if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
   report.summaries = summarize_kernels(report.kernels);
   report.headlines = headline_lines(report.summaries, report.kernels, 3);
@@ -298,6 +340,7 @@ Report build_report(const ReportRequest& request) {
       std::string line = run.label + ": " + run.info.command + " (" + (run.info.source.empty() ? "unknown source" : run.info.source);
       if (!run.info.atomq_commit.empty()) line += ", recorded by atomq " + run.info.atomq_version + " " + run.info.atomq_commit;
       line += list == &baseline_runs ? ", baseline)" : ")";
+      line += "; " + evaluation_basis(run, list == &baseline_runs ? report.baseline_kernels : report.kernels, digest, build);
       const auto& l = run.info.launches;
       if (l.graph_launches_profiled > 0)
         line += fmt::format("; {} CUDA graph launch(es) profiled, each as one range over all its kernel nodes",

@@ -3,6 +3,7 @@
 
 #include "atomq/common/json_fields.hpp"
 #include "atomq/run_document/run_document.hpp"
+#include "atomq/version.hpp"
 
 namespace atomq::run {
 
@@ -46,6 +47,7 @@ RunInfo read_info(const Fields& r, const json& doc) {
   if (const json* table = r.optional_member(doc, "", "table")) {
     info.table_path = r.optional_str(*table, "table", "path");
     info.table_chip = r.optional_str(*table, "table", "chip");
+    info.table_digest = r.optional_str(*table, "table", "digest");
   }
   if (const json* warnings = r.optional_member(doc, "", "warnings")) {
     r.array(*warnings, "warnings", EmptyArray::kAllowed);
@@ -76,6 +78,8 @@ RunDocument parse_run_document(const std::string& json_text, const std::string& 
   for (size_t i = 0; i < kernels.size(); ++i) {
     const std::string field = json_path("kernels", i);
     const json& profile = r.member(kernels[i], field, "profile");
+    const json* analysis = r.optional_member(kernels[i], field, "analysis");
+    run.stored_analyses.push_back(analysis ? *analysis : json(nullptr));
     try {
       run.profiles.push_back(model::kernel_profile_from_json(profile, source_name + ": " + field + ".profile"));
     } catch (const model::ProfileError& e) {
@@ -83,6 +87,24 @@ RunDocument parse_run_document(const std::string& json_text, const std::string& 
     }
   }
   return run;
+}
+
+std::string stored_analyses_unusable(const RunInfo& info, const std::string& table_digest,
+                                     const std::string& build_version, const std::string& build_commit) {
+  const bool clean = !build_commit.empty() && build_commit != "unknown" &&
+                     build_commit.find("-dirty") == std::string::npos;
+  if (info.atomq_commit.empty()) return "the document does not say which build wrote it";
+  if (info.atomq_version != build_version || info.atomq_commit != build_commit)
+    return "written by atomq " + info.atomq_version + " " + info.atomq_commit + ", this is " + build_version + " " +
+           build_commit;
+  if (!clean) return "written by a build of a modified tree (" + build_commit + "): its model is not named by the commit";
+  if (info.table_digest.empty()) return "the document does not name one table for all its analyses";
+  if (info.table_digest != table_digest) return "its analyses used another table (" + info.table_path + ")";
+  return "";
+}
+
+std::string stored_analyses_unusable(const RunInfo& info, const std::string& table_digest) {
+  return stored_analyses_unusable(info, table_digest, kVersion, kGitCommit);
 }
 
 RunDocument load_run_document(const std::string& path) {

@@ -52,7 +52,7 @@ json run_document_json(const RunInfo& info, const std::vector<model::KernelProfi
               {"atomq_commit", kGitCommit},
               {"command", info.command},
               {"source", info.source},
-              {"table", {{"path", info.table_path}, {"chip", info.table_chip}}},
+              {"table", {{"path", info.table_path}, {"chip", info.table_chip}, {"digest", info.table_digest}}},
               {"warnings", info.warnings},
               {"program_exit_code", info.program_exit_code},
               {"launches",

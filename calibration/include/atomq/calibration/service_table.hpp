@@ -113,6 +113,9 @@ class TableError : public std::runtime_error {
 ServiceTable parse_service_table(const std::string& json_text, const std::string& source_name);
 ServiceTable load_service_table(const std::string& path);
 std::string serialize_service_table(const ServiceTable& table);  // pretty JSON
+// What identifies a table's content (16 hex digits: FNV-1a of its serialized JSON), so a run
+// document can say which table its analyses used, whatever the file was called.
+std::string service_table_digest(const ServiceTable& table);
 std::string service_table_csv(const ServiceTable& table);        // one row per cell
 std::string service_table_l2_csv(const ServiceTable& table);     // one row per L2 cell
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
@@ -17,6 +18,15 @@ inline constexpr const char* kComparisonFormat = "atomq.comparison";
 inline constexpr int kAnalysisVersion = 1;
 
 nlohmann::json analysis_json(const KernelAnalysis& analysis);
+
+// A stored analysis that is not the JSON analysis_json writes: what() names the source and field.
+class AnalysisJsonError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// The analysis analysis_json wrote, read back (analysis_reader.cpp): analysis_json of the result
+// is `doc`. `source` names where it came from in errors.
+KernelAnalysis analysis_from_json(const nlohmann::json& doc, const std::string& source);
 std::string analysis_to_json(const KernelAnalysis& analysis);  // the same, as pretty text
 std::string comparison_to_json(const KernelComparison& comparison);
 

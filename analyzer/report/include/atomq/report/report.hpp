@@ -38,6 +38,9 @@ struct ReportRequest {
   // Kernel labels to put side by side (A, B). Empty: the first two kernels, if any.
   std::vector<std::pair<std::string, std::string>> pairs;
   std::vector<std::string> notes;  // shown at the top, e.g. that recorded data is replayed
+  // The build whose stored analyses may stand (run::stored_analyses_unusable): version and
+  // commit; empty: this build. Tests name one to take either path.
+  std::string build_version, build_commit;
 };
 
 struct ReportKernel {
@@ -45,6 +48,7 @@ struct ReportKernel {
   std::string run_label;
   model::KernelProfile profile;
   model::KernelAnalysis analysis;
+  bool analysis_stored = false;  // read from the run document, not evaluated again (report_data.cpp)
   std::optional<double> duration_ns;
   // The analysis' recommended what-if (KernelAnalysis::recommended_what_if): the best predicted
   // gain among the what-ifs that cannot lose; its finding is analysis.recommended_finding().

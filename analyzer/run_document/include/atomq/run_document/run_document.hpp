@@ -37,6 +37,9 @@ struct RunInfo {
   std::string source;         // "injected", "in_process", "ncu_csv"
   std::string table_path;
   std::string table_chip;
+  // calibration::service_table_digest of the table every analysis used; "" when not one table
+  // (a GPU's own table for some kernels) or not recorded (documents before it).
+  std::string table_digest;
   std::vector<std::string> warnings;
   int program_exit_code = 0;
   SessionStats launches;
@@ -44,14 +47,25 @@ struct RunInfo {
   std::string atomq_commit;
 };
 
-// A run document as read back. The report evaluates the profiles again with the current
-// model and table, so a run recorded with an older build shows what this build concludes.
+// A run document as read back. The report shows the stored analyses where this build wrote
+// them with the same table (stored_analyses_unusable), else it evaluates the profiles again, so
+// a run recorded with an older build shows what this build concludes.
 struct RunDocument {
   std::string path;   // where it was read from (or the source name given)
   std::string label;  // file name without folder and ".json": names the run in the report
   RunInfo info;
   std::vector<model::KernelProfile> profiles;  // in launch order
+  // Each kernel's "analysis" as written (null where none), read (model::analysis_from_json)
+  // only when it may stand: a document of another build may hold another analysis format.
+  std::vector<nlohmann::json> stored_analyses;
 };
+
+// Why a document's stored analyses cannot stand for this build's evaluation with the table of
+// digest `table_digest`, in words; "" when they can: written by this build (same version and
+// commit, the commit clean) with that table. The second form names the build explicitly.
+std::string stored_analyses_unusable(const RunInfo& info, const std::string& table_digest);
+std::string stored_analyses_unusable(const RunInfo& info, const std::string& table_digest,
+                                     const std::string& build_version, const std::string& build_commit);
 
 // Not a run document, wrong version, or a malformed kernel. what() names the file and field.
 class RunDocumentError : public std::runtime_error {
