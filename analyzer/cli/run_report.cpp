@@ -88,7 +88,9 @@ void print_instruction_bases(FILE* out, const std::vector<model::KernelProfile>&
 }
 
 // The report's headline lines first: the kernels with the most time at stake (report.hpp), from
-// the analyses just evaluated (stored in the run as this process's: not evaluated again).
+// the analyses just evaluated: the run carries them as stored analyses and names this process
+// as both their writer and the report's build (ReportRequest::build_*), so the report reads them
+// instead of evaluating them again (a modified tree's commit would otherwise refuse them).
 void print_headlines(FILE* out, const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
                      const std::vector<model::KernelAnalysis>& analyses, const model::SelectedTable& table) {
   if (profiles.empty()) return;

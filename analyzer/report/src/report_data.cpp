@@ -116,7 +116,8 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
     std::map<std::string, int> seen;  // short name -> launches so far in this run
     for (const auto& profile : run.profiles) ++seen[short_kernel_name(profile.kernel_name)];
     std::map<std::string, int> index;
-    for (const auto& profile : run.profiles) {
+    for (std::size_t i = 0; i < run.profiles.size(); ++i) {
+      const model::KernelProfile& profile = run.profiles[i];
       ReportKernel k;
       const std::string name = short_kernel_name(profile.kernel_name);
       const int nth = ++index[name];
@@ -127,7 +128,6 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
       if (seen[name] > 1) k.label += "#" + std::to_string(nth);
       k.profile = profile;
       const auto own = device_services.find(profile.device.uuid);
-      const std::size_t i = static_cast<std::size_t>(&profile - run.profiles.data());
       std::optional<model::KernelAnalysis> stored = stored_analysis(run, i, usable && own == device_services.end());
       k.analysis_stored = stored.has_value();
       k.analysis = stored ? std::move(*stored) : model::analyze(profile, own != device_services.end() ? own->second : service);
