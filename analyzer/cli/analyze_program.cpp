@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -75,15 +76,16 @@ void attach_run(const analyzer::InjectedRun& run, const std::string& symbol,
 // One more run of the program per kernel of interest, with per-instruction collection (one
 // kernel per process: atomq/analyzer/instruction_profiler.hpp); the counts join the kernel's
 // SASS and go into its profiles. Failures become warnings: the counters' analysis stands.
-void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
-                          const std::vector<analyzer::SassFunction>& functions, analyzer::InjectedRun& r) {
+// Returns how many runs it made.
+size_t collect_instructions(const AnalyzeArgs& a, const std::string& binary,
+                            const std::vector<analyzer::SassFunction>& functions, analyzer::InjectedRun& r) {
   std::optional<analyzer::KernelFilter> select;
   if (!a.instruction_regex.empty()) select.emplace("regex:" + a.instruction_regex);
   // auto: of the 3 kernels with the most time at stake, those with the compiler's shared CAS loop.
   const bool automatic = a.instructions == "auto";
   const int count = automatic ? 3 : std::stoi(a.instructions);
   const auto symbols = analyzer::kernels_for_instructions(r.profiles, count, select, automatic && !select, functions);
-  if (symbols.empty()) return;
+  if (symbols.empty()) return 0;
   // The call sites' lines come from the binary, not the runs: read them meanwhile.
   std::map<std::string, std::string> arch_of;  // symbol -> the arch of its listed SASS
   for (const std::string& symbol : symbols)
@@ -110,6 +112,7 @@ void collect_instructions(const AnalyzeArgs& a, const std::string& binary,
     const auto lines = lines_by_symbol->find(symbols[i]);
     attach_run(run, symbols[i], functions, lines == lines_by_symbol->end() ? nullptr : &lines->second, r);
   }
+  return symbols.size();
 }
 
 // The collector does not know the DRAM's peak bandwidth: it is taken from the device attributes
@@ -124,6 +127,49 @@ void fill_dram_peak(std::vector<model::KernelProfile>& profiles) {
     if (p.device.dram_peak_bytes_per_s <= 0 && peak_by_name.count(p.device.name))
       p.device.dram_peak_bytes_per_s = peak_by_name[p.device.name];
 }
+
+// Where an analyze run's wall time went, printed with -v (docs/analyzer.md, "Time budget"):
+// each stage's seconds, and inside the program's run what the collector measured itself.
+class TimeBudget {
+ public:
+  // The time since the previous stage (or the start) goes to `stage`.
+  void stage(const std::string& name, const std::string& detail = "") {
+    const auto now = std::chrono::steady_clock::now();
+    stages_.push_back({name, std::chrono::duration<double>(now - last_).count(), detail});
+    last_ = now;
+  }
+
+  void log(const run::SessionStats& collector) const {
+    double total = 0;
+    for (const Stage& s : stages_) total += s.seconds;
+    std::string text;
+    for (const Stage& s : stages_) {
+      text += fmt::format("{}{} {:.2f} s", text.empty() ? "" : "; ", s.name, s.seconds);
+      if (s.name == kProgramStage) {
+        const double inside =
+            collector.seconds_in_launches + collector.seconds_configuring + collector.seconds_keeping_code;
+        text += fmt::format(
+            " (its launches {:.2f} s: {} profiled, {} replay pass(es) each; counter configurations {:.2f} s; "
+            "keeping loaded code {:.2f} s; the rest, the program's own start, work and exit, {:.2f} s)",
+            collector.seconds_in_launches, collector.launches_profiled, collector.passes,
+            collector.seconds_configuring, collector.seconds_keeping_code, std::max(0.0, s.seconds - inside));
+      }
+      if (!s.detail.empty()) text += " (" + s.detail + ")";
+    }
+    spdlog::info("time budget, {:.2f} s in all: {}", total, text);
+  }
+
+  static constexpr const char* kProgramStage = "the program under the collector";
+
+ private:
+  struct Stage {
+    std::string name;
+    double seconds;
+    std::string detail;
+  };
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  std::vector<Stage> stages_;
+};
 
 }  // namespace
 
@@ -149,7 +195,9 @@ int run_program(const AnalyzeArgs& a) {
     spdlog::info("no copies of loaded modules: cuobjdump, which would read them, is not found");
     collector.keep_loaded_code = false;
   }
+  TimeBudget budget;
   analyzer::InjectedRun r = analyzer::run_under_injection(a.program, collector, stream);
+  budget.stage(TimeBudget::kProgramStage);
   if (!r.exec_error.empty()) {
     fmt::print(stderr, "atomq: cannot run {}: {}\n", a.program[0], r.exec_error);
     return kExitCannotRun;
@@ -158,14 +206,19 @@ int run_program(const AnalyzeArgs& a) {
   std::vector<analyzer::SassFunction> functions;
   const std::string binary = analyzer::resolve_program_path(a.program[0]);
   analyzer::fill_hints_from_binary(r.profiles, binary, &functions);
+  budget.stage("SASS of the executable");
   analyzer::fill_hints_from_loaded_code(r.profiles, code_directory, functions);
+  budget.stage("SASS of loaded code");
   fill_dram_peak(r.profiles);
   const bool wants_instructions = a.instructions != "0" || !a.instruction_regex.empty();
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again
     r.info.warnings.push_back("no per-instruction runs: the program exited with code " + std::to_string(r.exit_code));
-  else if (wants_instructions)
-    collect_instructions(a, binary, functions, r);
+  size_t instruction_runs = 0;
+  if (wants_instructions && r.exit_code == 0) instruction_runs = collect_instructions(a, binary, functions, r);
+  budget.stage("per-instruction runs", fmt::format("{} run(s) of the program", instruction_runs));
   const int rc = write_and_print_run(a.output, a.table, r.info, r.profiles);
+  budget.stage("analysis, run document and terminal output");
+  budget.log(r.info.launches);
   if (!r.collector_error.empty() && r.profiles.empty()) {
     fmt::print(stderr, "atomq: profiling failed: {}{}\n", r.collector_error,
                analyzer::collector_error_fix(r.collector_error));

@@ -151,6 +151,9 @@ void add_stats(run::SessionStats& total, const run::SessionStats& s) {
   total.captured_launches += s.captured_launches;
   total.failed += s.failed;
   total.passes = std::max(total.passes, s.passes);
+  total.seconds_in_launches += s.seconds_in_launches;
+  total.seconds_configuring += s.seconds_configuring;
+  total.seconds_keeping_code += s.seconds_keeping_code;
   if (!s.last_error.empty()) total.last_error = s.last_error;
   if (total.graph_note.empty()) total.graph_note = s.graph_note;
 }

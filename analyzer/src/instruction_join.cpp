@@ -20,14 +20,6 @@ std::string joined_operands(const std::vector<std::string>& operands) {
   return out;
 }
 
-// Atomics a profile's counters show: shared or global instructions executed.
-bool has_atomics(const model::KernelProfile& p) {
-  namespace m = model::metric;
-  for (const char* name : {m::kSharedAtomInst, m::kGlobalAtomInst, m::kGlobalRedInst})
-    if (p.counter(name).value_or(0) > 0) return true;
-  return false;
-}
-
 }  // namespace
 
 model::InstructionProfile joined_with_listing(model::InstructionProfile counts, const SassFunction* function,
@@ -67,7 +59,7 @@ std::vector<std::string> kernels_for_instructions(const std::vector<model::Kerne
   std::vector<std::string> order;  // first-launch order breaks ties
   for (const model::KernelProfile& p : profiles) {
     if (p.symbol.empty()) continue;
-    const bool wanted = select ? select->matches(p.symbol, p.kernel_name) : has_atomics(p);
+    const bool wanted = select ? select->matches(p.symbol, p.kernel_name) : model::executes_atomics(p);
     if (!wanted) continue;
     if (!time_by_symbol.count(p.symbol)) order.push_back(p.symbol);
     time_by_symbol[p.symbol] += p.counter(model::metric::kDurationNs).value_or(0);

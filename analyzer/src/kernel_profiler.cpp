@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <iterator>
 #include <deque>
@@ -45,15 +46,21 @@ std::string short_name(const std::string& demangled) {
   return paren == std::string::npos ? demangled : demangled.substr(0, paren);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+// Adds the seconds of its scope to `total`.
+struct AddsElapsed {
+  explicit AddsElapsed(double& t) : total(t) {}
+  ~AddsElapsed() { total += seconds_since(started); }
+  double& total;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+};
+
 // Most kernel nodes a profiled graph may have (their names go into its profile).
 constexpr size_t kMaxGraphKernels = 4096;
 
-std::string launch_detail(const PendingLaunch& launch) {
-  if (!launch.graph) return "launch " + std::to_string(launch.index) + " (" + launch.name + ")";
-  return "graph launch " + std::to_string(launch.graph->graph_launch) + ", kernel node " +
-         std::to_string(launch.graph->node + 1) + " of " + std::to_string(launch.graph->nodes) + " (" +
-         launch.name + ")";
-}
 
 }  // namespace
 
@@ -79,6 +86,8 @@ struct KernelProfilingSession::State {
   // call atomq makes while holding `mutex` (lazy loading), and its callback must not wait for it.
   std::unique_ptr<LoadedCodeStore> code;
   std::mutex code_mutex;
+  double seconds_keeping_code = 0;  // under code_mutex
+  std::chrono::steady_clock::time_point launch_entered;  // under launch_serial
   bool save_failure_warned = false;
   bool bound_warned = false;
   long long matching_seen = 0;
@@ -112,6 +121,7 @@ struct KernelProfilingSession::State {
     uint32_t device = 0;
     ATOMQ_CUPTI(cuptiGetDeviceId(ctx, &device));
     auto& config = configs[device];
+    const AddsElapsed timed(stats.seconds_configuring);
     if (!config) config = ContextProfiler::configure(ctx, options.metrics);
     return config;
   }
@@ -137,14 +147,14 @@ struct KernelProfilingSession::State {
       profile.launch = launch.launch;
       profile.device = prof.device_info();
       profile.source = options.source;
-      profile.source_detail = launch_detail(launch);
+      profile.source_detail = detail::launch_detail(launch);
       profile.symbol_launch = launch.symbol_launch;
       profile.graph = launch.graph;
       const auto& names = prof.config().metrics();
       for (size_t i = 0; i < names.size() && i < values.size(); ++i) profile.counters[names[i]] = values[i];
       ++stats.launches_profiled;
       if (sink) sink(profile);
-      save_code_of(launch.name);
+      if (model::executes_atomics(profile)) save_code_of(launch.name);  // the SASS is read for atomic hints only
     }
     for (auto& leftover : queue) {
       if (!leftover.keep) continue;
@@ -328,6 +338,7 @@ struct KernelProfilingSession::State {
   void save_code_of(const std::string& mangled) {
     if (!code || mangled == detail::kUnknownKernel) return;
     std::lock_guard<std::mutex> lock(code_mutex);
+    const AddsElapsed timed(seconds_keeping_code);
     try {
       code->save_holding(mangled);
     } catch (const std::exception& e) {
@@ -340,6 +351,7 @@ struct KernelProfilingSession::State {
     const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor);
     if (!code || module == nullptr) return;
     std::lock_guard<std::mutex> lock(code_mutex);
+    const AddsElapsed timed(seconds_keeping_code);
     if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
       code->loaded(module->moduleId, module->pCubin, module->cubinSize);
       if (code->modules_refused() > 0 && !bound_warned) {
@@ -409,7 +421,10 @@ struct KernelProfilingSession::State {
     // One kernel or graph launch at a time from ENTER to EXIT across host threads: a range must
     // be decoded before another thread's launch starts or stops the profiler.
     const bool launch = detail::is_kernel_launch(id) || graph_launch;
-    if (launch && data->callbackSite == CUPTI_API_ENTER) self->launch_serial.lock();
+    if (launch && data->callbackSite == CUPTI_API_ENTER) {
+      self->launch_serial.lock();
+      self->launch_entered = std::chrono::steady_clock::now();
+    }
     struct UnlockAtExit {
       State* self;
       bool active;
@@ -430,6 +445,7 @@ struct KernelProfilingSession::State {
       spdlog::warn("profiling failed: {}", e.what());
       if (data->context) self->pending[data->context].clear();
     }
+    if (unlock_at_exit.active) self->stats.seconds_in_launches += seconds_since(self->launch_entered);
   }
 };
 
@@ -474,20 +490,10 @@ void KernelProfilingSession::finish() {
 
 SessionStats KernelProfilingSession::stats() const {
   std::lock_guard<std::mutex> lock(state_->mutex);
-  return state_->stats;
-}
-
-std::vector<model::KernelProfile> profile_launches(const std::function<void()>& work,
-                                                   ProfilerOptions options, SessionStats* stats) {
-  std::vector<model::KernelProfile> out;
-  KernelProfilingSession session(std::move(options),
-                                 [&out](const model::KernelProfile& p) { out.push_back(p); });
-  work();
-  session.finish();
-  const SessionStats s = session.stats();
-  if (stats) *stats = s;
-  if (s.failed > 0) throw std::runtime_error("profiling failed for " + std::to_string(s.failed) + " launch(es): " + s.last_error);
-  return out;
+  SessionStats s = state_->stats;
+  std::lock_guard<std::mutex> code_lock(state_->code_mutex);
+  s.seconds_keeping_code = state_->seconds_keeping_code;
+  return s;
 }
 
 }  // namespace atomq::analyzer

@@ -141,5 +141,7 @@ PendingLaunch launch_of(CUpti_CallbackId id, const CUpti_CallbackData* data);
 // Registers, static shared memory and occupancy: asked after the launch, when the module is
 // loaded for sure (lazy loading).
 void complete_launch_config(PendingLaunch& p);
+// Where a profile came from: "launch N (name)" or "graph launch G, kernel node I of N (name)".
+std::string launch_detail(const PendingLaunch& launch);
 
 }  // namespace atomq::analyzer::detail

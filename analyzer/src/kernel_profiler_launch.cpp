@@ -1,5 +1,8 @@
 // What a driver-API launch callback tells about a kernel launch, completed after the launch
 // with the function's attributes.
+#include <stdexcept>
+
+#include "atomq/analyzer/kernel_profiler.hpp"
 #include "driver_api.hpp"
 #include "kernel_profiler_internal.hpp"
 
@@ -98,4 +101,28 @@ void complete_launch_config(PendingLaunch& p) {
     p.launch.max_active_blocks_per_sm = blocks;
 }
 
+std::string launch_detail(const PendingLaunch& launch) {
+  if (!launch.graph) return "launch " + std::to_string(launch.index) + " (" + launch.name + ")";
+  return "graph launch " + std::to_string(launch.graph->graph_launch) + ", kernel node " +
+         std::to_string(launch.graph->node + 1) + " of " + std::to_string(launch.graph->nodes) + " (" +
+         launch.name + ")";
+}
+
 }  // namespace atomq::analyzer::detail
+
+namespace atomq::analyzer {
+
+std::vector<model::KernelProfile> profile_launches(const std::function<void()>& work,
+                                                   ProfilerOptions options, SessionStats* stats) {
+  std::vector<model::KernelProfile> out;
+  KernelProfilingSession session(std::move(options),
+                                 [&out](const model::KernelProfile& p) { out.push_back(p); });
+  work();
+  session.finish();
+  const SessionStats s = session.stats();
+  if (stats) *stats = s;
+  if (s.failed > 0) throw std::runtime_error("profiling failed for " + std::to_string(s.failed) + " launch(es): " + s.last_error);
+  return out;
+}
+
+}  // namespace atomq::analyzer

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atomq/common/json_fields.hpp"
+#include "atomq/model/metric_names.hpp"
 
 namespace atomq::model {
 
@@ -324,6 +325,12 @@ KernelProfile load_kernel_profile(const std::string& path) {
 
 void validate_kernel_profile(const KernelProfile& profile, const std::string& source_name) {
   (void)kernel_profile_from_json(kernel_profile_to_json(profile), source_name);  // the one set of checks
+}
+
+bool executes_atomics(const KernelProfile& profile) {
+  for (const char* name : {metric::kSharedAtomInst, metric::kGlobalAtomInst, metric::kGlobalRedInst})
+    if (profile.counter(name).value_or(0) > 0) return true;
+  return false;
 }
 
 }  // namespace atomq::model

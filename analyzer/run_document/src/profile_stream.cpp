@@ -22,7 +22,10 @@ json stats_message(const SessionStats& s) {
               {"graph_note", s.graph_note},
               {"failed", s.failed},
               {"passes", s.passes},
-              {"last_error", s.last_error}};
+              {"last_error", s.last_error},
+              {"seconds_in_launches", s.seconds_in_launches},
+              {"seconds_configuring", s.seconds_configuring},
+              {"seconds_keeping_code", s.seconds_keeping_code}};
 }
 
 json error_message(const std::string& text) { return json{{"kind", "error"}, {"message", text}}; }
@@ -81,6 +84,13 @@ SessionStats stats_from_message(const json& j) {
   s.failed = count("failed");
   s.passes = static_cast<size_t>(count("passes"));
   s.last_error = r.optional_str(j, "", "last_error");
+  const auto seconds = [&](const char* key) {
+    const json* v = r.optional_member(j, "", key);
+    return v ? r.number(*v, key, 0.0) : 0.0;
+  };
+  s.seconds_in_launches = seconds("seconds_in_launches");
+  s.seconds_configuring = seconds("seconds_configuring");
+  s.seconds_keeping_code = seconds("seconds_keeping_code");
   return s;
 }
 

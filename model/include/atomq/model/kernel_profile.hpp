@@ -118,6 +118,10 @@ struct KernelProfile {
 // A counter name carries its rollup: "<metric>.<rollup>[.<submetric>]" (e.g. ".sum").
 bool is_counter_name(const std::string& name);
 
+// Whether the counters show atomics: shared or global atomic instructions executed. Only such
+// kernels need their SASS (the atomic hints) or a per-instruction run.
+bool executes_atomics(const KernelProfile& profile);
+
 // A malformed profile document. what() names the source and the field.
 class ProfileError : public std::runtime_error {
  public:

@@ -29,6 +29,12 @@ struct SessionStats {
   long long failed = 0;              // profiling errors (the launch itself still ran)
   size_t passes = 0;
   std::string last_error;
+  // Where the collector's time went (wall seconds, every process added up): from each launch's
+  // ENTER callback to the end of its EXIT callback (the launch call, its replay passes and the
+  // decoding), building counter configurations, and keeping loaded code objects.
+  double seconds_in_launches = 0;
+  double seconds_configuring = 0;
+  double seconds_keeping_code = 0;
 };
 
 // Everything about a run but its kernels.
