@@ -1,5 +1,7 @@
-// A host-only build (no CUDA toolkit): the commands that need a GPU are listed as usual but
-// refuse to run, with one line saying why (exit 3, as when there is no GPU).
+// The commands that need a GPU, in an atomq without CUDA code. A host-only build (no CUDA
+// toolkit) lists them as usual but refuses to run them, with one line saying why (exit 3, as
+// when there is no GPU). The front of a CUDA build (ATOMQ_FORWARD_TO_GPU_BINARY) hands them to
+// atomq-gpu (gpu_forward.hpp).
 #include <fmt/format.h>
 
 #include <memory>
@@ -7,11 +9,19 @@
 
 #include "analyze_args.hpp"
 #include "commands.hpp"
+#if ATOMQ_FORWARD_TO_GPU_BINARY
+#include "gpu_forward.hpp"
+#endif
 
 namespace atomq::cli {
 
 namespace {
 
+#if ATOMQ_FORWARD_TO_GPU_BINARY
+int not_in_this_build(const std::string& what) { return run_gpu_binary(what); }
+constexpr const char* kNote = "";
+#else
+constexpr const char* kNote = " (needs a GPU build; this one is host-only)";
 int not_in_this_build(const std::string& what) {
   fmt::print(stderr,
              "atomq: {} needs a GPU build: this atomq was built host-only (without the CUDA toolkit); "
@@ -19,9 +29,10 @@ int not_in_this_build(const std::string& what) {
              what);
   return kExitNoGpu;
 }
+#endif
 
 void add_unavailable(CLI::App& app, CommandRunner& selected, const std::string& name, const std::string& what) {
-  auto* sub = app.add_subcommand(name, what + " (needs a GPU build; this one is host-only)");
+  auto* sub = app.add_subcommand(name, what + kNote);
   sub->allow_extras();
   sub->callback([&selected, name] { selected = [name] { return not_in_this_build("`atomq " + name + "`"); }; });
 }

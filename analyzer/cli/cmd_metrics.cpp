@@ -10,6 +10,9 @@
 #endif
 #include "atomq/analyzer/metric_list.hpp"
 #include "commands.hpp"
+#if ATOMQ_FORWARD_TO_GPU_BINARY
+#include "gpu_forward.hpp"
+#endif
 #include "terminal.hpp"
 
 namespace atomq::cli {
@@ -63,6 +66,9 @@ int list_chips() {
   for (const std::string& chip : analyzer::supported_chips()) fmt::print("{}\n", chip);
   return kExitOk;
 }
+#elif ATOMQ_FORWARD_TO_GPU_BINARY
+int list_metrics(const std::string&) { return run_gpu_binary("`atomq metrics --list`"); }
+int list_chips() { return run_gpu_binary("`atomq metrics --list-chips`"); }
 #else
 int needs_cupti(const char* what) {
   fmt::print(stderr, "atomq: metrics {} asks CUPTI: this atomq was built host-only (without the CUDA toolkit)\n",

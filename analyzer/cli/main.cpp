@@ -19,6 +19,9 @@
 #endif
 #include "atomq/version.hpp"
 #include "commands.hpp"
+#if ATOMQ_FORWARD_TO_GPU_BINARY
+#include "gpu_forward.hpp"
+#endif
 
 namespace {
 
@@ -127,6 +130,11 @@ int run_selected(const CommandRunner& selected) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if ATOMQ_FORWARD_TO_GPU_BINARY
+  remember_command_line(argc, argv);
+  if (const std::string word = first_command_word(argc, argv); is_gpu_command(word))
+    return run_gpu_binary("`atomq " + word + "`");
+#endif
   set_up_logging();
   CLI::App app{"atomq: analyzer for the shared-memory atomic unit of NVIDIA GPUs"};
   GlobalOptions global;

@@ -83,6 +83,40 @@ try:
         assert "REPLAY of recorded H200 profiles" in p.stdout and (outside / "demo/report.md").is_file()
         assert f"table: {(outside / 'prefix').resolve()}/share/atomq/tables/GH100.json" in p.stdout
         print("installed demo with the source and build trees hidden: ok")
+
+    # The CUDA toolkit hidden (issue: a performance engineer reads reports on a laptop): the
+    # installed atomq needs no CUDA library to start, and report, demo --replay and analyze
+    # --ncu-csv run; a GPU command says what it lacks (exit 3). Only atomq-gpu needs CUPTI.
+    atomq = outside / "prefix/bin/atomq"
+    dynamic = run(["readelf", "-d", atomq]).stdout
+    for lib in ("libcupti", "libcuda", "libnvperf", "libcudart"):
+        assert lib not in dynamic, f"bin/atomq needs {lib} at load time:\n{dynamic}"
+    toolkits = sorted({str(pathlib.Path(t).resolve()) for t in ["/usr/local/cuda", "/opt/cuda"] if pathlib.Path(t).exists()})
+    gpu_build = (outside / "prefix/bin/atomq-gpu").exists()
+    recorded = outside / "prefix/share/atomq/recorded/multi_kernel_app.json"
+    commands = [
+        f"{shlex.quote(str(atomq))} report {shlex.quote(str(recorded))} -o {shlex.quote(str(outside / 'hidden.md'))}",
+        f"{shlex.quote(str(atomq))} demo --replay -o {shlex.quote(str(outside / 'hidden_demo'))}",
+        f"{shlex.quote(str(atomq))} analyze --ncu-csv {shlex.quote(str(source / 'tests/fixtures/multi_kernel_app.ncu.csv'))}"
+        f" -o {shlex.quote(str(outside / 'hidden_csv.json'))}",
+    ]
+    hide = " && ".join(f"mount -t tmpfs none {shlex.quote(t)}" for t in toolkits) or "true"
+    script = (f"{hide} && test ! -e /usr/local/cuda/bin/nvcc && " + " && ".join(commands) +
+              f" && {{ {shlex.quote(str(atomq))} calibrate -o {shlex.quote(str(outside / 't.json'))}; echo \"gpu-exit=$?\"; }}")
+    p = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env, timeout=300,
+                       cwd=outside)
+    if p.returncode != 0 and p.stderr.startswith("unshare:"):
+        print(f"note: no mount namespace here ({p.stderr.strip()}): the toolkit was not hidden; bin/atomq's "
+              "dynamic section names no CUDA library")
+    else:
+        print(p.stdout[-3000:], p.stderr[-3000:])
+        assert p.returncode == 0, f"an installed command failed with the CUDA toolkit hidden ({p.returncode})"
+        assert (outside / "hidden.md").is_file() and (outside / "hidden_demo/report.md").is_file()
+        assert (outside / "hidden_csv.json").is_file()
+        assert "gpu-exit=3" in p.stdout, "a GPU command without the toolkit must exit 3"
+        if gpu_build:
+            assert "needs the CUDA toolkit's CUPTI" in p.stderr, p.stderr
+        print(f"report, demo --replay and analyze --ncu-csv with the toolkit hidden ({', '.join(toolkits)}): ok")
 finally:
     shutil.rmtree(outside, ignore_errors=True)
 print("install, consumer and relocated demo: ok")
