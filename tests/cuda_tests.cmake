@@ -8,8 +8,8 @@ add_executable(atomq_gpu_tests
   gpu/sass_test.cpp)
 target_link_libraries(atomq_gpu_tests PRIVATE atomq_microbench atomq_calibration GTest::gtest_main)
 target_compile_definitions(atomq_gpu_tests PRIVATE
-  ATOMQ_CLI_PATH="$<TARGET_FILE:atomq>")
-add_dependencies(atomq_gpu_tests atomq)
+  ATOMQ_GPU_CLI_PATH="$<TARGET_FILE:atomq-gpu>")
+add_dependencies(atomq_gpu_tests atomq-gpu)
 gtest_discover_tests(atomq_gpu_tests PROPERTIES LABELS gpu
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
 
@@ -134,8 +134,8 @@ gtest_discover_tests(atomq_analyzer_gpu_tests PROPERTIES LABELS gpu
 # The L2 atomic-stream benchmark: its SASS and its loads, read with the collector's counters.
 add_executable(atomq_l2_gpu_tests gpu/l2_atomic_test.cpp)
 target_link_libraries(atomq_l2_gpu_tests PRIVATE atomq_collector atomq_microbench GTest::gtest_main)
-target_compile_definitions(atomq_l2_gpu_tests PRIVATE ATOMQ_CLI_PATH="$<TARGET_FILE:atomq>")
-add_dependencies(atomq_l2_gpu_tests atomq)
+target_compile_definitions(atomq_l2_gpu_tests PRIVATE ATOMQ_GPU_CLI_PATH="$<TARGET_FILE:atomq-gpu>")
+add_dependencies(atomq_l2_gpu_tests atomq-gpu)
 set_target_properties(atomq_l2_gpu_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
 gtest_discover_tests(atomq_l2_gpu_tests PROPERTIES LABELS gpu
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
@@ -171,9 +171,9 @@ add_executable(atomq_sass_unit_tests unit/sass_listing_test.cpp unit/sass_binary
 target_link_libraries(atomq_sass_unit_tests PRIVATE atomq_collector GTest::gtest_main)
 target_compile_definitions(atomq_sass_unit_tests PRIVATE
   ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/unit/fixtures"
-  ATOMQ_CLI_PATH="$<TARGET_FILE:atomq>"
+  ATOMQ_GPU_CLI_PATH="$<TARGET_FILE:atomq-gpu>"
   ATOMQ_MULTI_KERNEL_APP_PATH="$<TARGET_FILE:multi_kernel_app>")
 set_target_properties(atomq_sass_unit_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
-add_dependencies(atomq_sass_unit_tests atomq multi_kernel_app)
+add_dependencies(atomq_sass_unit_tests atomq-gpu multi_kernel_app)
 gtest_discover_tests(atomq_sass_unit_tests PROPERTIES LABELS unit
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)

@@ -30,7 +30,7 @@ using atomq::test::have_cuobjdump;
 
 // Every global atomic opcode (REDG.*, ATOMG.*) of each function of the built binary.
 std::map<std::string, std::vector<std::string>> global_atomics(const std::string& cuobjdump) {
-  const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_CLI_PATH + " 2>&1";
+  const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_GPU_CLI_PATH + " 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   std::map<std::string, std::vector<std::string>> result;
   if (!pipe) return result;
@@ -67,7 +67,7 @@ TEST(L2AtomicGpu, EachKernelIssuesTheIntendedGlobalAtomic) {
     const std::vector<std::string>* opcodes = nullptr;
     for (const auto& [name, list] : functions)
       if (std::regex_search(name, name_re)) opcodes = &list;
-    ASSERT_NE(opcodes, nullptr) << "no l2_atomic_kernel for this op in " << ATOMQ_CLI_PATH;
+    ASSERT_NE(opcodes, nullptr) << "no l2_atomic_kernel for this op in " << ATOMQ_GPU_CLI_PATH;
     // The unrolled stream's atomics and the dependent chain's one (the law sweep's round trip).
     EXPECT_EQ(opcodes->size(), static_cast<size_t>(mb::kL2AtomicUnroll) + 1);
     for (const std::string& sass : *opcodes) {

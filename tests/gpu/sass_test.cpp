@@ -25,7 +25,7 @@ using atomq::test::have_cuobjdump;
 
 // The shared atomics of every function in the built binary, by mangled function name.
 std::map<std::string, OpCounts> count_atoms(const std::string& cuobjdump) {
-  const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_CLI_PATH + " 2>&1";
+  const std::string cmd = cuobjdump + " --dump-sass " + ATOMQ_GPU_CLI_PATH + " 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   std::map<std::string, OpCounts> result;
   if (!pipe) return result;
@@ -83,7 +83,7 @@ TEST(SassGpu, EachKernelIssuesTheIntendedInstruction) {
   std::string cuobjdump;
   if (!have_cuobjdump(&cuobjdump)) GTEST_SKIP() << "cuobjdump not found (it ships with the GPU machine's toolkit)";
   const auto counts = count_atoms(cuobjdump);
-  ASSERT_FALSE(counts.empty()) << "no atomic_stream_kernel found in " << ATOMQ_CLI_PATH;
+  ASSERT_FALSE(counts.empty()) << "no atomic_stream_kernel found in " << ATOMQ_GPU_CLI_PATH;
   constexpr int kGroup = atomq::microbench::kStreamUnroll;
   for (int fao = 0; fao <= 1; ++fao) {
     for (int cas = 0; cas <= 4; ++cas) {

@@ -51,7 +51,8 @@ assert got == want, (got, want)
 
 # Move the prefix away: the installed files hold no path of the source or build tree.
 shutil.move(str(prefix), str(moved))
-for rel in ["bin/atomq"] + [str(p.relative_to(moved)) for p in (moved / "lib").glob("*.so")]:
+binaries = ["bin/atomq"] + (["bin/atomq-gpu"] if (moved / "bin/atomq-gpu").exists() else [])
+for rel in binaries + [str(p.relative_to(moved)) for p in (moved / "lib").glob("*.so")]:
     strings = run(["strings", "-a", moved / rel]).stdout
     for tree in {str(source.resolve()), str(build.resolve())}:
         assert tree not in strings, f"{rel} holds the path {tree}"

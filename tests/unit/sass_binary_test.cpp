@@ -75,7 +75,7 @@ TEST(SassOfBuiltBinaries, MultiKernelAppKernels) {
 }
 
 TEST(SassOfBuiltBinaries, HistogramKernels) {
-  DUMP_OR_SKIP(dump, ATOMQ_CLI_PATH);
+  DUMP_OR_SKIP(dump, ATOMQ_GPU_CLI_PATH);
   const an::SassAtomics naive = atomics_of(dump, "hist_naive_global_kernelIjE");
   EXPECT_EQ(naive.dominant_global, GlobalAtomicOp::kRedAddU32);
   EXPECT_EQ(naive.shared_variant, std::nullopt);
@@ -90,7 +90,7 @@ TEST(SassOfBuiltBinaries, HistogramKernels) {
 }
 
 TEST(SassOfBuiltBinaries, MicrobenchmarkStreams) {
-  DUMP_OR_SKIP(dump, ATOMQ_CLI_PATH);
+  DUMP_OR_SKIP(dump, ATOMQ_GPU_CLI_PATH);
   // atomic_stream_kernel<fao, cas_quarters>: fao 0 = POPC.INC, 1 = ADD (tests/gpu/sass_test.cpp).
   EXPECT_EQ(atomics_of(dump, "atomic_stream_kernelILi0ELi0E").shared_variant, OpVariant::kPopcInc);
   EXPECT_EQ(atomics_of(dump, "atomic_stream_kernelILi1ELi0E").shared_variant, OpVariant::kAdd);
@@ -105,7 +105,7 @@ TEST(SassOfBuiltBinaries, MicrobenchmarkStreams) {
 }
 
 TEST(SassOfBuiltBinaries, EveryFunctionParsesWithInstructions) {
-  DUMP_OR_SKIP(dump, ATOMQ_CLI_PATH);
+  DUMP_OR_SKIP(dump, ATOMQ_GPU_CLI_PATH);
   ASSERT_FALSE(dump.functions.empty());
   for (const an::SassFunction& f : dump.functions) {
     SCOPED_TRACE(f.mangled_name);
