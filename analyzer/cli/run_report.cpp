@@ -1,5 +1,5 @@
 // Shared by analyze and hist --analyze: evaluate the model on profiles, write the run
-// document atomically, print one line per kernel launch.
+// document atomically, print the report's terminal summary and the atomic sites.
 #include "run_report.hpp"
 
 #include <fmt/format.h>
@@ -14,7 +14,6 @@
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/analysis_json.hpp"
 #include "atomq/model/launch_sites.hpp"
-#include "atomq/model/metric_names.hpp"
 #include "atomq/report/report.hpp"
 #include "commands.hpp"
 
@@ -87,12 +86,13 @@ void print_instruction_bases(FILE* out, const std::vector<model::KernelProfile>&
   }
 }
 
-// The report's headline lines first: the kernels with the most time at stake (report.hpp), from
-// the analyses just evaluated: the run carries them as stored analyses and names this process
-// as both their writer and the report's build (ReportRequest::build_*), so the report reads them
-// instead of evaluating them again (a modified tree's commit would otherwise refuse them).
-void print_headlines(FILE* out, const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
-                     const std::vector<model::KernelAnalysis>& analyses, const model::SelectedTable& table) {
+// The report's own terminal rendering (report.hpp, render_terminal_summary: headlines, the
+// kernel table, each kernel's advice), from the analyses just evaluated: the run carries them as
+// stored analyses and names this process as both their writer and the report's build
+// (ReportRequest::build_*), so the report reads them instead of evaluating them again (a
+// modified tree's commit would otherwise refuse them). `atomq report` prints the same.
+void print_report_summary(FILE* out, const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
+                          const std::vector<model::KernelAnalysis>& analyses, const model::SelectedTable& table) {
   if (profiles.empty()) return;
   report::ReportRequest request;
   run::RunDocument run{"", "", info, profiles, {}};
@@ -101,10 +101,7 @@ void print_headlines(FILE* out, const run::RunInfo& info, const std::vector<mode
   run.info.atomq_commit = request.build_commit = "this process";
   request.runs.push_back(std::move(run));
   request.table = table.table;
-  const report::Report built = report::build_report(request);
-  for (size_t i = 0; i < built.headlines.size(); ++i)
-    fmt::print(out, "{}. {}\n", i + 1, report::terminal_text(built.headlines[i]));
-  fmt::print(out, "\n");
+  fmt::print(out, "{}", report::render_terminal_summary(report::build_report(request)));
 }
 
 // GPUs that have a table of their own (calibrate --all-devices), by UUID; the others use the
@@ -152,34 +149,14 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   FILE* out = output == "-" ? stderr : stdout;  // a run document on standard output is alone there
 
   for (const auto& w : info.warnings) spdlog::warn("{}", w);
-  print_headlines(out, info, profiles, analyses, table);
-  fmt::print(out, "{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", "kernel", "time", "U", "n^", "e", "c", "k", "class");
-  for (size_t i = 0; i < profiles.size(); ++i) {
-    const auto& an = analyses[i];
-    const auto t = profiles[i].counter(model::metric::kDurationNs);
-    const std::string time = report::duration_text(t);
-    if (!an.evaluated) {
-      fmt::print(out, "{:<36} {:>10} {:>6} {:>6} {:>5} {:>5} {:>5} {}\n", short_name(an.kernel_name, 36), time, "-", "-",
-                 "-", "-", "-", enum_name(an.utilization_class));
-      continue;
-    }
-    const bool assumed = an.inputs.active_lanes_origin == model::Origin::kAssumed;
-    // Counter noise can put a saturated unit above 100%: marked, as in the report.
-    const std::string u = an.utilization.mean > 1.0 ? "100%+" : fmt::format("{:.0f}%", 100.0 * an.utilization.mean);
-    fmt::print(out, "{:<36} {:>10} {:>6} {:>6.1f} {:>5} {:>5.2f} {:>5.1f} {}\n", short_name(an.kernel_name, 36), time, u,
-               an.queue_length,
-               fmt::format("{:.1f}{}", an.inputs.active_lanes, assumed ? "*" : ""),
-               an.inputs.cas_share, an.inputs.wavefronts_per_instruction,
-               enum_name(an.utilization_class));
-  }
+  print_report_summary(out, info, profiles, analyses, table);
+  std::set<std::string> assumed_lanes;  // once per kernel
   for (const auto& an : analyses)
-    if (an.evaluated && an.inputs.instructions > 0 && an.inputs.active_lanes_origin == model::Origin::kAssumed)
+    if (an.evaluated && an.inputs.instructions > 0 && an.inputs.active_lanes_origin == model::Origin::kAssumed &&
+        assumed_lanes.insert(an.kernel_name).second)
       fmt::print(out, "{}: e* {}\n", short_name(an.kernel_name, 36), an.inputs.active_lanes_basis);
   print_atomic_sites(out, analyses);
   print_instruction_bases(out, profiles, analyses);
-  for (const auto& an : analyses)
-    fmt::print(out, "{}: {}; binds: {}\n", short_name(an.kernel_name, 36), report::atomic_units_summary(an),
-               enum_name(an.binding_unit));
   fmt::print(out, "\n{} launch(es) profiled", info.launches.launches_profiled);
   if (info.launches.passes) fmt::print(out, " ({} replay passes each)", info.launches.passes);
   if (info.launches.launches_filtered) fmt::print(out, ", {} not selected", info.launches.launches_filtered);
