@@ -52,7 +52,7 @@ endif()
 
 set(packages ninja-build g++ python3 libeigen3-dev libcli11-dev libspdlog-dev libfmt-dev
              nlohmann-json3-dev libgtest-dev libvalijson-dev binutils libjs-chart.js chromium
-             python3-dev pybind11-dev python3-pybind11)
+             python3-dev pybind11-dev python3-pybind11 python3-venv)
 set(missing "")
 foreach(p IN LISTS packages)
   execute_process(COMMAND dpkg-query -W -f=\${Status} ${p}

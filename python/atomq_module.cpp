@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "atomq/common/data_dir.hpp"
+#include "atomq/version.hpp"
 #include "atomq/common/enum_names.hpp"
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/analysis_json.hpp"
@@ -149,8 +150,9 @@ void bind_types(py::module_& m) {
 
 }  // namespace
 
-PYBIND11_MODULE(atomq, m) {
+PYBIND11_MODULE(_atomq, m) {
   m.doc() = "atomq: the queueing model of the GPU shared-memory atomic unit";
+  m.attr("__version__") = kVersion;
   bind_types(m);
   m.def("data_dir", &data_dir, "atomq's data folder (share/atomq), or None");
   m.def("load_table", &load_table, py::arg("path") = "", py::arg("chip") = "",
