@@ -1,12 +1,14 @@
 // atomq analyze [options] -- PROGRAM ARGS...   profile an unmodified program by injection
 // atomq analyze --ncu-csv FILE                  analyze an ncu CSV export offline
-// Writes the run document (JSON, atomically) and prints one line per kernel launch.
+// Writes the run document (JSON, atomically) and prints the report's terminal summary.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analyze_args.hpp"
 #include "atomq/analyzer/kernel_filter.hpp"
@@ -20,13 +22,29 @@ namespace atomq::cli {
 
 namespace {
 
+// Kernel function names a filter passed over, in the order first seen (at most kMaxNames kept).
+struct NamesSeen {
+  static constexpr size_t kMaxNames = 12;
+  std::vector<std::string> names;
+  long long more = 0;
+  void add(const std::string& kernel_name) {
+    const std::string name = analyzer::kernel_function_name(kernel_name);
+    if (std::find(names.begin(), names.end(), name) != names.end()) return;
+    if (names.size() < kMaxNames) names.push_back(name);
+    else ++more;
+  }
+};
+
 // The launches of an export that -k, -s and -c select, as the injected collector selects them:
-// chosen while the export streams in, so only those are kept.
-analyzer::NcuLaunchSelector launch_selector(const analyzer::CollectorOptions& c) {
+// chosen while the export streams in, so only those are kept. The names -k passed over go to `seen`.
+analyzer::NcuLaunchSelector launch_selector(const analyzer::CollectorOptions& c, std::shared_ptr<NamesSeen> seen) {
   auto filter = c.kernel_name.empty() ? nullptr : std::make_shared<analyzer::KernelFilter>(c.kernel_name);
   auto matching = std::make_shared<long long>(0);
-  return [filter, matching, skip = c.launch_skip, count = c.launch_count](const model::KernelProfile& p) {
-    if (filter && !filter->matches(p.symbol, p.kernel_name)) return false;
+  return [filter, matching, seen, skip = c.launch_skip, count = c.launch_count](const model::KernelProfile& p) {
+    if (filter && !filter->matches(p.symbol, p.kernel_name)) {
+      seen->add(p.kernel_name);
+      return false;
+    }
     const long long ordinal = (*matching)++;
     return ordinal >= skip && (count < 0 || ordinal < skip + count);
   };
@@ -47,8 +65,9 @@ int run_ncu_csv(const AnalyzeArgs& a) {
   info.command = a.ncu_csv;
   info.source = "ncu_csv";
   std::vector<model::KernelProfile> profiles;
+  const auto seen = std::make_shared<NamesSeen>();
   try {
-    analyzer::NcuCsvImport import = analyzer::read_ncu_csv_file(a.ncu_csv, launch_selector(a.collector));
+    analyzer::NcuCsvImport import = analyzer::read_ncu_csv_file(a.ncu_csv, launch_selector(a.collector, seen));
     profiles = std::move(import.profiles);
     info.launches.launches_seen = import.launches_seen;
     info.launches.launches_profiled = static_cast<long long>(profiles.size());
@@ -56,6 +75,15 @@ int run_ncu_csv(const AnalyzeArgs& a) {
   } catch (const analyzer::NcuCsvError& e) {
     fmt::print(stderr, "atomq: invalid ncu export: {}\n", e.what());
     return kExitError;
+  }
+  // A name filter that matches nothing is a mistyped name more often than a fact: say which
+  // names there were, write nothing (exit 2, as for any bad option).
+  if (!a.collector.kernel_name.empty() && profiles.empty() && !seen->names.empty()) {
+    std::string names;
+    for (const std::string& n : seen->names) names += (names.empty() ? "" : ", ") + n;
+    if (seen->more > 0) names += fmt::format(" and {} more", seen->more);
+    throw UsageError(fmt::format("-k {}: matches none of the {} launch(es) of {}; their kernels: {}",
+                                 a.collector.kernel_name, info.launches.launches_seen, a.ncu_csv, names));
   }
   return write_and_print_run(a.output, a.table, info, profiles);
 }

@@ -74,7 +74,10 @@ everything, stdout = kernels()
 function = [n.split("(")[0] for n in everything]
 assert kernels("-k", "no_atomics")[0] == [n for n, f in zip(everything, function) if f == "no_atomics"]
 assert kernels("--kernel-name", everything[0])[0] == [n for n in everything if n == everything[0]]
-assert kernels("-k", "popc")[0] == [], "a NAME is a whole function name, not a part of one"
+# A NAME is a whole function name, not a part of one: "popc" matches nothing, and a filter that
+# matches nothing is a usage error naming the kernels there were, with no document written.
+usage_error(["analyze", "--ncu-csv", csv, "-o", work / "none.json", "-k", "popc"], "popc_distinct, add_conflict32")
+assert not (work / "none.json").exists(), "a filter that matched nothing must write no document"
 assert kernels("-k", "regex:^popc")[0] == [n for n in everything if n.startswith("popc")]
 assert kernels("-k", "regex:^popc", "-s", "1", "-c", "1")[0] == [n for n in everything if n.startswith("popc")][1:2]
 assert kernels("-s", "2", "-c", "3")[0] == everything[2:5]
