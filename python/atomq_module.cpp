@@ -31,9 +31,16 @@ struct Table {
   std::shared_ptr<model::ServiceTimeModel> model;
 };
 
+// A chip with neither a calibrated nor a bundled table is a ValueError naming it: the CLI falls
+// back to the GH100 table with a warning, which a script would not see.
 Table load_table(const std::string& path, const std::string& chip) {
   Table t;
   t.selected = model::select_table(path, chip);
+  if (path.empty() && !chip.empty() && t.selected.origin == "bundled" &&
+      t.selected.table.provenance.device.chip != chip)
+    throw py::value_error("no calibrated or bundled table for chip " + chip + " (bundled: " +
+                          t.selected.table.provenance.device.chip + "): pass path=TABLE, or run `atomq calibrate` "
+                          "on that GPU");
   t.model = std::make_shared<model::ServiceTimeModel>(t.selected.table);
   return t;
 }

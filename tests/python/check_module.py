@@ -20,6 +20,14 @@ table = atomq.load_table(chip="GH100")
 assert table.chip == "GH100" and table.origin == "bundled", (table.chip, table.origin)
 assert pathlib.Path(table.path).is_file() and table.reason, (table.path, table.reason)
 assert atomq.data_dir() and pathlib.Path(atomq.data_dir(), "tables").is_dir()
+# A chip without a table is an error naming it, unless a table is given.
+try:
+    atomq.load_table(chip="AD102")
+    raise AssertionError("load_table(chip='AD102') must fail: no table for that chip")
+except ValueError as e:
+    assert "AD102" in str(e), e
+assert atomq.load_table(path=table.path, chip="AD102").chip == "GH100", "a table given is used for any chip"
+assert isinstance(atomq.__version__, str) and atomq.__version__, atomq.__version__
 
 profiles = atomq.read_profiles(str(run_path))
 assert [p.kernel_name for p in profiles] == [k["profile"]["kernel"]["name"] for k in doc["kernels"]]
