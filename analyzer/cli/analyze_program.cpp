@@ -129,37 +129,26 @@ void fill_dram_peak(std::vector<model::KernelProfile>& profiles) {
 }
 
 // Where an analyze run's wall time went, printed with -v (docs/analyzer.md, "Time budget"):
-// each stage's seconds, and inside the program's run what the collector measured itself.
+// each stage's seconds, with a detail where there is one.
 class TimeBudget {
  public:
-  // The time since the previous stage (or the start) goes to `stage`.
+  // The time since the previous stage (or the start) goes to `name`.
   void stage(const std::string& name, const std::string& detail = "") {
     const auto now = std::chrono::steady_clock::now();
     stages_.push_back({name, std::chrono::duration<double>(now - last_).count(), detail});
     last_ = now;
   }
 
-  void log(const run::SessionStats& collector) const {
+  void log() const {
     double total = 0;
-    for (const Stage& s : stages_) total += s.seconds;
     std::string text;
     for (const Stage& s : stages_) {
+      total += s.seconds;
       text += fmt::format("{}{} {:.2f} s", text.empty() ? "" : "; ", s.name, s.seconds);
-      if (s.name == kProgramStage) {
-        const double inside =
-            collector.seconds_in_launches + collector.seconds_configuring + collector.seconds_keeping_code;
-        text += fmt::format(
-            " (its launches {:.2f} s: {} profiled, {} replay pass(es) each; counter configurations {:.2f} s; "
-            "keeping loaded code {:.2f} s; the rest, the program's own start, work and exit, {:.2f} s)",
-            collector.seconds_in_launches, collector.launches_profiled, collector.passes,
-            collector.seconds_configuring, collector.seconds_keeping_code, std::max(0.0, s.seconds - inside));
-      }
       if (!s.detail.empty()) text += " (" + s.detail + ")";
     }
     spdlog::info("time budget, {:.2f} s in all: {}", total, text);
   }
-
-  static constexpr const char* kProgramStage = "the program under the collector";
 
  private:
   struct Stage {
@@ -170,6 +159,15 @@ class TimeBudget {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
   std::vector<Stage> stages_;
 };
+
+// What the collector measured inside the program's run of `seconds` (its stats message).
+std::string collector_time(const run::SessionStats& c, double seconds) {
+  const double inside = c.seconds_in_launches + c.seconds_configuring + c.seconds_keeping_code;
+  return fmt::format("its launches {:.2f} s: {} profiled, {} replay pass(es) each; counter configurations {:.2f} s; "
+                     "keeping loaded code {:.2f} s; the rest, the program's own start, work and exit, {:.2f} s",
+                     c.seconds_in_launches, c.launches_profiled, c.passes, c.seconds_configuring,
+                     c.seconds_keeping_code, std::max(0.0, seconds - inside));
+}
 
 }  // namespace
 
@@ -196,8 +194,11 @@ int run_program(const AnalyzeArgs& a) {
     collector.keep_loaded_code = false;
   }
   TimeBudget budget;
+  const auto started = std::chrono::steady_clock::now();
   analyzer::InjectedRun r = analyzer::run_under_injection(a.program, collector, stream);
-  budget.stage(TimeBudget::kProgramStage);
+  budget.stage("the program under the collector",
+               collector_time(r.info.launches,
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
   if (!r.exec_error.empty()) {
     fmt::print(stderr, "atomq: cannot run {}: {}\n", a.program[0], r.exec_error);
     return kExitCannotRun;
@@ -218,7 +219,7 @@ int run_program(const AnalyzeArgs& a) {
   budget.stage("per-instruction runs", fmt::format("{} run(s) of the program", instruction_runs));
   const int rc = write_and_print_run(a.output, a.table, r.info, r.profiles);
   budget.stage("analysis, run document and terminal output");
-  budget.log(r.info.launches);
+  budget.log();
   if (!r.collector_error.empty() && r.profiles.empty()) {
     fmt::print(stderr, "atomq: profiling failed: {}{}\n", r.collector_error,
                analyzer::collector_error_fix(r.collector_error));

@@ -10,11 +10,11 @@
 #include <iterator>
 #include <map>
 #include <set>
-#include <system_error>
 
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/analyzer/loaded_code.hpp"
+#include "tool_run.hpp"
 
 namespace atomq::analyzer {
 
@@ -153,12 +153,7 @@ SassHintSummary fill_hints_from_loaded_code(std::vector<model::KernelProfile>& p
     std::copy_if(symbols.begin(), symbols.end(), std::back_inserter(named),
                  [&defined](const std::string& s) { return defined.count(s) > 0; });
     if (named.empty()) continue;
-    auto dump = [file, named] { return dump_sass(file, {}, named); };
-    try {
-      dumps.push_back(std::async(std::launch::async, dump));
-    } catch (const std::system_error&) {  // no thread to spare: run it here
-      dumps.push_back(std::async(std::launch::deferred, dump));
-    }
+    dumps.push_back(detail::beside([file, named] { return dump_sass(file, {}, named); }));
   }
   std::vector<SassFunction> found;
   SassDump last_failure;

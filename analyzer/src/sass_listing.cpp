@@ -263,11 +263,7 @@ SassDump dump_sass(const std::string& binary_path, const SassFunctionFilter& kee
   for (size_t wave = 0; wave < runs.size(); wave += width) {
     std::vector<std::future<DumpPart>> running;
     for (size_t i = wave; i < std::min(runs.size(), wave + width); ++i) {
-      try {
-        running.push_back(std::async(std::launch::async, dump_part, *tool, binary_path, keep, runs[i]));
-      } catch (const std::system_error&) {  // no thread to spare: run it here
-        running.push_back(std::async(std::launch::deferred, dump_part, *tool, binary_path, keep, runs[i]));
-      }
+      running.push_back(detail::beside([&, i] { return dump_part(*tool, binary_path, keep, runs[i]); }));
     }
     for (std::future<DumpPart>& f : running) {
       DumpPart part = f.get();

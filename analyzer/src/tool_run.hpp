@@ -3,8 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace atomq::analyzer::detail {
 
@@ -21,5 +23,16 @@ struct ToolRun {
 
 // Runs `command` (a shell command line) and hands each line it prints to `line`.
 ToolRun run_tool(const std::string& command, const std::function<void(std::string_view)>& line);
+
+// `work` on a thread of its own, side by side with others; here, when get() is called, when no
+// thread can be started.
+template <typename Work>
+std::future<decltype(std::declval<Work&>()())> beside(const Work& work) {
+  try {
+    return std::async(std::launch::async, work);
+  } catch (const std::system_error&) {
+    return std::async(std::launch::deferred, work);
+  }
+}
 
 }  // namespace atomq::analyzer::detail

@@ -121,7 +121,17 @@ TEST(ProfileStream, NonFiniteCountersAreDroppedAndAnUnreadableProfileIsNotWritte
 // nlohmann's type_error, which callers catching std::runtime_error missed.
 TEST(ProfileStream, BadStatsMessageIsAProfileErrorNamingTheField) {
   EXPECT_EQ(run::stats_from_message(json{{"kind", "stats"}, {"launches_seen", 7}, {"passes", 3}}).launches_seen, 7);
+  // The collector's own times (analyze -v's time budget) read back as written.
+  run::SessionStats timed;
+  timed.seconds_in_launches = 6.19;
+  timed.seconds_configuring = 0.22;
+  timed.seconds_keeping_code = 0.04;
+  const run::SessionStats back = run::stats_from_message(run::stats_message(timed));
+  EXPECT_DOUBLE_EQ(back.seconds_in_launches, 6.19);
+  EXPECT_DOUBLE_EQ(back.seconds_configuring, 0.22);
+  EXPECT_DOUBLE_EQ(back.seconds_keeping_code, 0.04);
   for (const json& bad : {json{{"launches_seen", "seven"}}, json{{"passes", -1}}, json{{"last_error", 5}},
+                          json{{"seconds_in_launches", -1.0}}, json{{"seconds_configuring", "a while"}},
                           json::array({1, 2}), json{{"failed", 18446744073709551615ULL}}}) {
     try {
       run::stats_from_message(bad);
