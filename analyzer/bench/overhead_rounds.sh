@@ -4,6 +4,7 @@
 # default, ncu's SourceCounters on kernels matching RE and atomq's per-instruction run on them;
 # then atomq's -v time budgets. Wall times (one line per run) in OUT/walls.txt.
 #   analyzer/bench/overhead_rounds.sh BUILD OUT RE -- PROGRAM ARGS...
+# ONLY="alone ncu_source named_only" runs only the runs it names (and their budgets).
 set -u
 B=${1:?usage: overhead_rounds.sh BUILD OUT RE -- PROGRAM ARGS...}
 OUT=${2:?} RE=${3:?}
@@ -11,8 +12,10 @@ shift 3
 [ "${1:-}" = "--" ] && shift
 mkdir -p "$OUT"
 M=$("$B/bin/atomq" metrics)
+wanted() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 t() {
   local name=$1; shift
+  wanted "$name" || return 0
   local s=$EPOCHREALTIME
   "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
@@ -28,6 +31,7 @@ for round in 1 2 3; do
   t named_only "$B/bin/atomq" analyze -k "regex:$RE" --instructions-kernel "$RE" -o "$OUT/named_only.json" -- "$@"
 done
 for run in default named_only named; do
+  wanted $run || continue
   args=(); [ $run != default ] && args=(--instructions-kernel "$RE"); [ $run = named_only ] && args+=(-k "regex:$RE")
   "$B/bin/atomq" -v analyze "${args[@]}" -o "$OUT/budget_$run.json" -- "$@" > "$OUT/budget_$run.log" 2>&1
 done

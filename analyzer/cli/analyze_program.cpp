@@ -73,22 +73,72 @@ void attach_run(const analyzer::InjectedRun& run, const std::string& symbol,
   analyzer::attach_instructions(r.profiles, symbol, measured);
 }
 
+// The counters' run, and with a kernel named for per-instruction counts (and runs side by side
+// allowed) a per-instruction run of the first kernel it selects beside it: that run ends once
+// it has the counts, and the counters' run waits for it before its first profiled launch, so
+// neither's GPU work runs during the other's measurements (docs/analyzer.md, "Overhead").
+struct CountersRun {
+  analyzer::InjectedRun counters;
+  std::optional<analyzer::InjectedRun> beside;  // the per-instruction run beside it
+};
+
+CountersRun run_counters(const AnalyzeArgs& a, const analyzer::CollectorOptions& collector, const std::string& stream) {
+  CountersRun out;
+  if (a.instruction_regex.empty() || a.instruction_jobs < 2 || a.instructions == "0") {
+    out.counters = analyzer::run_under_injection(a.program, collector, stream);
+    return out;
+  }
+  const std::string gate = a.output + ".gpu-gate";
+  std::error_code ec;
+  std::filesystem::remove(gate, ec);
+  analyzer::CollectorOptions instructions = a.collector;
+  instructions.instruction_kernel = "regex:" + a.instruction_regex;
+  instructions.instruction_launches = a.instruction_launches;
+  instructions.stop_after_instructions = true;
+  instructions.gpu_gate = gate;
+  analyzer::CollectorOptions counters = collector;
+  counters.gpu_gate = gate;
+  const std::string beside_stream = a.output + ".instructions-beside.jsonl";
+  std::vector<analyzer::InjectedRun> runs = analyzer::run_side_by_side(
+      a.program, {instructions, counters}, {beside_stream, stream}, 2, {a.output + ".instructions-beside.log", ""});
+  std::filesystem::remove(gate, ec);
+  out.beside = std::move(runs[0]);
+  out.counters = std::move(runs[1]);
+  if (out.counters.exec_error.empty() && out.counters.exit_code != 0) {
+    spdlog::warn("the program exited with code {} beside a per-instruction run: running it again alone",
+                 out.counters.exit_code);
+    out.counters = analyzer::run_under_injection(a.program, collector, stream);
+  }
+  return out;
+}
+
 // One more run of the program per kernel of interest, with per-instruction collection (one
 // kernel per process: atomq/analyzer/instruction_profiler.hpp); the counts join the kernel's
 // SASS and go into its profiles. Failures become warnings: the counters' analysis stands.
 // Returns how many runs it made.
 size_t collect_instructions(const AnalyzeArgs& a, const std::string& binary,
-                            const std::vector<analyzer::SassFunction>& functions, analyzer::InjectedRun& r) {
+                            const std::vector<analyzer::SassFunction>& functions,
+                            const std::optional<analyzer::InjectedRun>& beside, analyzer::InjectedRun& r) {
   std::optional<analyzer::KernelFilter> select;
   if (!a.instruction_regex.empty()) select.emplace("regex:" + a.instruction_regex);
   // auto: of the 3 kernels with the most time at stake, those with the compiler's shared CAS loop.
   const bool automatic = a.instructions == "auto";
   const int count = automatic ? 3 : std::stoi(a.instructions);
-  const auto symbols = analyzer::kernels_for_instructions(r.profiles, count, select, automatic && !select, functions);
-  if (symbols.empty()) return 0;
+  const auto chosen = analyzer::kernels_for_instructions(r.profiles, count, select, automatic && !select, functions);
+  // A kernel the run beside the counters' measured needs no run of its own.
+  std::vector<std::string> symbols;
+  std::optional<std::string> measured_beside;
+  if (beside && !beside->instructions.empty()) measured_beside = beside->instructions.front().symbol;
+  for (const std::string& symbol : chosen)
+    if (symbol != measured_beside) symbols.push_back(symbol);
+  if (measured_beside && std::find(chosen.begin(), chosen.end(), *measured_beside) == chosen.end())
+    measured_beside.reset();  // not among the kernels of interest
+  if (symbols.empty() && !measured_beside) return 0;
+  std::vector<std::string> all = symbols;  // every kernel of interest, measured beside or to run now
+  if (measured_beside) all.push_back(*measured_beside);
   // The call sites' lines come from the binary, not the runs: read them meanwhile.
   std::map<std::string, std::string> arch_of;  // symbol -> the arch of its listed SASS
-  for (const std::string& symbol : symbols)
+  for (const std::string& symbol : all)
     for (const auto& p : r.profiles)
       if (p.symbol == symbol)
         if (const auto* f = analyzer::find_sass_function(functions, symbol, p.device.compute_capability_major,
@@ -99,18 +149,19 @@ size_t collect_instructions(const AnalyzeArgs& a, const std::string& binary,
   const std::string arch = arch_of.empty() ? "" : arch_of.begin()->second;
   auto lines_future = std::async(std::launch::async, [&] { return analyzer::source_lines(binary, with_sass, arch); });
   std::optional<std::map<std::string, analyzer::SourceLines>> lines_by_symbol;
-  const std::vector<analyzer::InjectedRun> runs = instruction_runs(a, symbols);
-  for (size_t i = 0; i < symbols.size(); ++i) {
+  std::vector<analyzer::InjectedRun> runs = instruction_runs(a, symbols);
+  if (measured_beside) runs.push_back(*beside);
+  for (size_t i = 0; i < all.size(); ++i) {
     const analyzer::InjectedRun& run = runs[i];
-    const std::string name = analyzer::demangle(symbols[i]);
+    const std::string name = analyzer::demangle(all[i]);
     if (run.instructions.empty()) {
       r.info.warnings.push_back("no per-instruction counts for " + name +
                                 (run.collector_error.empty() ? "" : ": " + run.collector_error));
       continue;
     }
     if (!lines_by_symbol) lines_by_symbol = lines_future.get();
-    const auto lines = lines_by_symbol->find(symbols[i]);
-    attach_run(run, symbols[i], functions, lines == lines_by_symbol->end() ? nullptr : &lines->second, r);
+    const auto lines = lines_by_symbol->find(all[i]);
+    attach_run(run, all[i], functions, lines == lines_by_symbol->end() ? nullptr : &lines->second, r);
   }
   return symbols.size();
 }
@@ -195,10 +246,19 @@ int run_program(const AnalyzeArgs& a) {
   }
   TimeBudget budget;
   const auto started = std::chrono::steady_clock::now();
-  analyzer::InjectedRun r = analyzer::run_under_injection(a.program, collector, stream);
+  CountersRun counters_run = run_counters(a, collector, stream);
+  analyzer::InjectedRun& r = counters_run.counters;
+  std::string beside_detail;
+  if (counters_run.beside)
+    beside_detail = counters_run.beside->instructions.empty()
+                        ? "; beside it a per-instruction run that counted no kernel"
+                        : "; beside it the per-instruction run of " +
+                              analyzer::demangle(counters_run.beside->instructions.front().symbol) +
+                              ", ended once counted";
   budget.stage("the program under the collector",
                collector_time(r.info.launches,
-                              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()) +
+                   beside_detail);
   if (!r.exec_error.empty()) {
     fmt::print(stderr, "atomq: cannot run {}: {}\n", a.program[0], r.exec_error);
     return kExitCannotRun;
@@ -215,7 +275,8 @@ int run_program(const AnalyzeArgs& a) {
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again
     r.info.warnings.push_back("no per-instruction runs: the program exited with code " + std::to_string(r.exit_code));
   size_t instruction_runs = 0;
-  if (wants_instructions && r.exit_code == 0) instruction_runs = collect_instructions(a, binary, functions, r);
+  if (wants_instructions && r.exit_code == 0)
+    instruction_runs = collect_instructions(a, binary, functions, counters_run.beside, r);
   budget.stage("per-instruction runs", fmt::format("{} run(s) of the program", instruction_runs));
   const int rc = write_and_print_run(a.output, a.table, r.info, r.profiles);
   budget.stage("analysis, run document and terminal output");

@@ -138,7 +138,8 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
       });
   sub->add_option("--instructions-kernel", args->instruction_regex,
                   "per-instruction counts for the kernels whose name matches this regex (RE2 syntax, searched in "
-                  "the mangled and demangled names) instead")
+                  "the mangled and demangled names) instead; the first such kernel launched is counted by a run "
+                  "beside the counters' run, which ends once it has its counts")
       ->check([](const std::string& v) -> std::string {
         try {
           analyzer::KernelFilter filter("regex:" + v);
@@ -151,8 +152,8 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
                   "launches of a kernel its per-instruction counts sum over (default 1)")
       ->check(CLI::Range(1LL, 1000000LL));
   sub->add_option("--instruction-jobs", args->instruction_jobs,
-                  "per-instruction runs of the program side by side (default 4; 1: one after another, for a "
-                  "program that cannot run twice at once)")
+                  "per-instruction runs of the program side by side (default 4; 1: one after another and none "
+                  "beside the counters' run, for a program that cannot run twice at once)")
       ->check(CLI::Range(1, 64));
   sub->add_option("program", args->program, "-- PROGRAM ARGS...");
   sub->parse_complete_callback([sub = sub, args = args] {

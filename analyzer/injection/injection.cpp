@@ -6,8 +6,12 @@
 // the program: every failure becomes an "error" collector message and profiling stops.
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <thread>
 #include <mutex>
 #include <regex>
 #include <string>
@@ -31,7 +35,8 @@ using atomq::run::ProfileStreamWriter;
 std::unique_ptr<ProfileStreamWriter> g_writer;
 std::unique_ptr<KernelProfilingSession> g_session;
 std::unique_ptr<atomq::analyzer::InstructionProfilingSession> g_instructions;
-atomq::model::ProcessTag g_process;  // tags every profile: the parent merges the processes' streams
+atomq::model::ProcessTag g_process;
+bool g_exiting = false;  // in flush_at_exit: the program is ending by itself  // tags every profile: the parent merges the processes' streams
 
 void report_error(const std::string& text) {
   if (!g_writer) return;
@@ -42,6 +47,7 @@ void report_error(const std::string& text) {
 }
 
 void flush_at_exit() {
+  g_exiting = true;
   try {
     if (g_instructions) g_instructions->finish();
     if (!g_session) return;
@@ -49,6 +55,30 @@ void flush_at_exit() {
     if (g_writer) g_writer->write_message(atomq::run::stats_message(g_session->stats()));
   } catch (...) {
   }
+}
+
+// The GPU gate between a per-instruction run and a counters run side by side
+// (injection_protocol.hpp): passed once its file exists.
+void wait_for_gate(const std::string& path) {
+  constexpr auto kLongest = std::chrono::minutes(10);  // then profile anyway, and say so
+  const auto until = std::chrono::steady_clock::now() + kLongest;
+  std::error_code ec;
+  while (!std::filesystem::exists(path, ec)) {
+    if (std::chrono::steady_clock::now() > until) {
+      spdlog::warn("the per-instruction run beside this one did not finish in 10 minutes: profiling anyway");
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+// A per-instruction run is over (counts written, or failed): open the gate, and end the
+// process when it is only there for the counts.
+void instructions_over(const atomq::analyzer::CollectorOptions& collector) {
+  atomq::analyzer::open_gpu_gate(collector.gpu_gate);
+  if (!collector.stop_after_instructions || g_exiting) return;
+  g_writer.reset();  // closes the stream
+  std::_Exit(0);
 }
 
 ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collector, const char* stream_path) {
@@ -61,6 +91,8 @@ ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collec
   options.launch_count = collector.launch_count;
   options.device = collector.device;
   options.replay_graphs = collector.replay_graphs;
+  if (!collector.gpu_gate.empty())
+    options.before_first_profiled_launch = [gate = collector.gpu_gate] { wait_for_gate(gate); };
   return options;
 }
 
@@ -75,14 +107,20 @@ void start_profiling(const char* stream_path) {
   const bool root = parent == nullptr || std::to_string(getppid()) == parent;
   g_writer = std::make_unique<ProfileStreamWriter>(atomq::run::claim_process_stream(stream_path, g_process, root));
   const atomq::analyzer::CollectorOptions collector = atomq::analyzer::read_collector_options();
-  if (!collector.instruction_symbol.empty()) {
+  if (!collector.instruction_symbol.empty() || !collector.instruction_kernel.empty()) {
     // A per-instruction run: no counters (the two collections must not share a process).
+    atomq::analyzer::InstructionCollectorOptions options{collector.instruction_symbol, collector.instruction_launches};
+    if (collector.instruction_symbol.empty()) options.filter.emplace(collector.instruction_kernel);
     g_instructions = std::make_unique<atomq::analyzer::InstructionProfilingSession>(
-        atomq::analyzer::InstructionCollectorOptions{collector.instruction_symbol, collector.instruction_launches},
-        [](const atomq::analyzer::InstructionCounts& c) {
+        std::move(options),
+        [collector](const atomq::analyzer::InstructionCounts& c) {
           g_writer->write_message(atomq::run::instructions_message(c.symbol, c.profile, g_process));
+          instructions_over(collector);
         },
-        [](const std::string& error) { report_error(error); });
+        [collector](const std::string& error) {
+          report_error(error);
+          instructions_over(collector);
+        });
   } else {
     g_session = std::make_unique<KernelProfilingSession>(
         profiler_options(collector, stream_path), [](const atomq::model::KernelProfile& p) {

@@ -102,7 +102,7 @@ struct Started {
 // fork + execvpe; exec's errno comes back through a close-on-exec pipe (nothing to read: the
 // exec succeeded).
 Started start(const std::vector<std::string>& program, const Environment& environment,
-              const TerminalSignalsIgnored& signals) {
+              const TerminalSignalsIgnored& signals, const std::string& output_path) {
   std::vector<std::string> args = program, entries;
   for (const auto& [name, value] : environment) entries.push_back(name + "=" + value);
   std::vector<char*> argv = c_pointers(args), envp = c_pointers(entries);
@@ -113,6 +113,13 @@ Started start(const std::vector<std::string>& program, const Environment& enviro
   if (started.pid == 0) {
     close(pipe_fds[0]);
     signals.restore();
+    if (!output_path.empty()) {  // the program's output to a file instead of the terminal
+      const int fd = open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+      }
+    }
     execvpe(argv[0], argv.data(), envp.data());
     const int err = errno;
     (void)!write(pipe_fds[1], &err, sizeof err);
@@ -230,7 +237,8 @@ InjectedRun run_under_injection(const std::vector<std::string>& program, const C
 
 std::vector<InjectedRun> run_side_by_side(const std::vector<std::string>& program,
                                           const std::vector<CollectorOptions>& options,
-                                          const std::vector<std::string>& stream_paths, int jobs) {
+                                          const std::vector<std::string>& stream_paths, int jobs,
+                                          const std::vector<std::string>& output_paths) {
   if (program.empty()) throw std::invalid_argument("no program to run");
   if (options.size() != stream_paths.size()) throw std::invalid_argument("one stream path per run expected");
   jobs = std::max(jobs, 1);
@@ -250,13 +258,15 @@ std::vector<InjectedRun> run_side_by_side(const std::vector<std::string>& progra
     size_t waited = 0;  // runs 0..waited-1 have ended
     auto wait_oldest = [&] {
       status[waited] = wait_for(started[waited].pid);
+      const CollectorOptions& o = options[waited];
+      if (!o.instruction_symbol.empty() || !o.instruction_kernel.empty()) open_gpu_gate(o.gpu_gate);
       ++waited;
     };
     try {
       for (size_t i = 0; i < options.size(); ++i) {
         // Our own children only, oldest first: another thread may be running tools meanwhile.
         while (i - waited >= static_cast<size_t>(jobs)) wait_oldest();
-        started[i] = start(program, environments[i], signals);
+        started[i] = start(program, environments[i], signals, i < output_paths.size() ? output_paths[i] : "");
       }
     } catch (...) {  // fork failed: leave no child unreaped
       while (waited < options.size() && started[waited].pid > 0) wait_oldest();

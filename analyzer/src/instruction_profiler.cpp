@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "atomq/analyzer/kernel_profiler.hpp"  // demangle
 #include "atomq/cuda/check.hpp"
 #include "cupti_session_setup.hpp"
 #include "driver_api.hpp"
@@ -147,15 +148,27 @@ struct InstructionProfilingSession::State {
     if (sink) sink(counts);
   }
 
+  // The kernel this session counts: its symbol, or with none yet the first that the filter selects.
+  bool counts(const CUpti_CallbackData* data) {
+    if (data->symbolName == nullptr) return false;
+    if (!options.symbol.empty()) return options.symbol == data->symbolName;
+    if (data->callbackSite != CUPTI_API_ENTER || !options.filter ||
+        !options.filter->matches(data->symbolName, demangle(data->symbolName)))
+      return false;
+    options.symbol = data->symbolName;
+    return true;
+  }
+
   void on_launch(CUpti_CallbackId id, const CUpti_CallbackData* data) {
-    if (done || data->symbolName == nullptr || options.symbol != data->symbolName) return;
+    if (done) return;
     if (data->callbackSite == CUPTI_API_ENTER) {
       const detail::PendingLaunch launch = detail::launch_of(id, data);
       if (detail::is_captured(launch.stream)) return;  // runs later, in a graph
+      if (!counts(data)) return;
       if (!enabled) enable(data->context);
       ++launches;
       threads += static_cast<double>(launch.launch.threads_per_block() * launch.launch.blocks());
-    } else if (enabled && launches >= options.launch_count) {
+    } else if (enabled && counts(data) && launches >= options.launch_count) {
       complete();
     }
   }
@@ -187,7 +200,8 @@ struct InstructionProfilingSession::State {
 InstructionProfilingSession::InstructionProfilingSession(InstructionCollectorOptions options, InstructionSink sink,
                                                          InstructionErrorSink on_error)
     : state_(std::make_unique<State>()) {
-  if (options.symbol.empty()) throw std::invalid_argument("per-instruction collection needs a kernel symbol");
+  if (options.symbol.empty() && !options.filter)
+    throw std::invalid_argument("per-instruction collection needs a kernel symbol or filter");
   state_->options = std::move(options);
   state_->options.launch_count = std::max<long long>(1, state_->options.launch_count);
   state_->sink = std::move(sink);

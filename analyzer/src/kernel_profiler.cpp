@@ -95,12 +95,17 @@ struct KernelProfilingSession::State {
   // way the per-instruction run counts them (instruction_profiler.cpp).
   std::map<std::string, long long> launches_of_kernel;
   bool finished = false;
+  bool first_profiled_seen = false;  // before_first_profiled_launch has been called
 
   bool wants(const std::string& mangled) {
     if (options.kernel_filter && !options.kernel_filter->matches(mangled, demangle(mangled))) return false;
     const long long ordinal = matching_seen++;
     if (ordinal < options.launch_skip) return false;
     if (options.launch_count >= 0 && ordinal >= options.launch_skip + options.launch_count) return false;
+    if (!first_profiled_seen) {
+      first_profiled_seen = true;
+      if (options.before_first_profiled_launch) options.before_first_profiled_launch();
+    }
     return true;
   }
 

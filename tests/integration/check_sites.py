@@ -2,7 +2,9 @@
 kernel) and validate the atomic sites: the 32-way site of two_sites holds >= 95% of the shared
 busy time with k ~ 32 against k ~ 1; the compiler's warp aggregation is reported as such; the
 float and 64-bit CAS loops on one word give cas_retry with >= 20 attempts per update and an
-atomic-bound class; one word per lane gives <= 1.2 attempts. GPU and cuobjdump only."""
+atomic-bound class; one word per lane gives <= 1.2 attempts. A named kernel
+(`--instructions-kernel float_same`) is counted by a run beside the counters' (its output in
+its own file) with the same attempts. GPU and cuobjdump only."""
 import json
 import pathlib
 import sys
@@ -59,4 +61,20 @@ d = kernels["float_distinct"]
 attempts = [s["attempts_per_update"] for s in d["sites"] if s["attempts_per_update"] is not None]
 check(attempts and max(attempts) <= 1.2, f"float_distinct: attempts {attempts} (<= 1.2)")
 check(not any(f["kind"] == "cas_retry" for f in d["findings"]), "float_distinct: no cas_retry")
+
+# The named kernel: its per-instruction run goes beside the counters' run, ends once counted,
+# and gives the attempts of the separate run above.
+named = work / "named.json"
+p = run_shown([atomq, "-v", "analyze", "-k", "regex:float_same|u64_same", "--instructions-kernel", "float_same",
+               "-o", str(named), "--", app])
+assert p.returncode == 0, f"rc {p.returncode}"
+check("beside it the per-instruction run of float_same" in p.stderr, "named kernel: measured beside the counters' run")
+check((work / "named.json.instructions-beside.log").exists(), "named kernel: the beside run's output in its own file")
+named_kernels = {k["profile"]["kernel"]["name"].split("(")[0]: k["analysis"]
+                 for k in json.loads(named.read_text())["kernels"]}
+before = max((s["attempts_per_update"] or 0) for s in kernels["float_same"]["sites"])
+after = max((s["attempts_per_update"] or 0) for s in named_kernels.get("float_same", {"sites": []})["sites"])
+check(before > 0 and abs(after - before) <= 0.05 * before,
+      f"named kernel: float_same {after:.1f} attempts per update beside, {before:.1f} alone")
+check("(0 run(s) of the program)" in p.stderr, "named kernel: no per-instruction run after the counters' run")
 finish()

@@ -82,6 +82,69 @@ TEST_F(SideBySide, AProgramThatCannotStartIsReportedForEveryRun) {
   }
 }
 
+// A per-instruction run beside a counters run: the first's output goes to its file, and the
+// parent opens the GPU gate when it ends, so the second (here a shell waiting on the gate's
+// file, as the collector does before its first profiled launch) goes on even though the first
+// never opened it itself.
+TEST_F(SideBySide, AnEndedPerInstructionRunOpensTheGateAndItsOutputGoesToItsFile) {
+  const std::string gate = (dir_ / "gate").string(), output = (dir_ / "beside.log").string();
+  CollectorOptions beside, counters;
+  beside.instruction_kernel = "regex:hist";
+  beside.gpu_gate = gate;
+  counters.gpu_gate = gate;
+  // The per-instruction side prints and ends; the counters side waits for the gate (at most 5 s).
+  const std::string script = std::string("if [ -n \"$") + env::kInstructionKernel +
+                             "\" ]; then echo beside-output; sleep 0.3; exit 0; fi; "
+                             "i=0; while [ ! -e \"$" + env::kGpuGate + "\" ]; do i=$((i+1)); "
+                             "[ $i -gt 500 ] && exit 9; sleep 0.01; done; exit 0";
+  const auto runs = run_side_by_side({"sh", "-c", script}, {beside, counters},
+                                     {(dir_ / "a").string(), (dir_ / "b").string()}, 2, {output, ""});
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].exit_code, 0);
+  EXPECT_EQ(runs[1].exit_code, 0) << "the counters side never saw the gate open";
+  EXPECT_TRUE(fs::exists(gate));
+  std::ifstream in(output);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "beside-output");
+}
+
+// The per-instruction run's filter, its stop and the gate reach the injected library; a symbol
+// takes the place of a filter; a run with neither carries no per-instruction variable.
+TEST(CollectorOptionsProtocol, PerInstructionFilterStopAndGateTravelThroughTheEnvironment) {
+  Environment environment;
+  auto lookup = [&environment](const char* name) -> const char* {
+    const auto it = environment.find(name);
+    return it == environment.end() ? nullptr : it->second.c_str();
+  };
+  CollectorOptions beside;
+  beside.instruction_kernel = "regex:kernelHistogram";
+  beside.instruction_launches = 2;
+  beside.stop_after_instructions = true;
+  beside.gpu_gate = "/tmp/gate";
+  write_collector_options(beside, environment);
+  CollectorOptions read = read_collector_options(lookup);
+  EXPECT_EQ(read.instruction_kernel, "regex:kernelHistogram");
+  EXPECT_TRUE(read.instruction_symbol.empty());
+  EXPECT_EQ(read.instruction_launches, 2);
+  EXPECT_TRUE(read.stop_after_instructions);
+  EXPECT_EQ(read.gpu_gate, "/tmp/gate");
+  beside.instruction_symbol = "_Z4histPii";
+  write_collector_options(beside, environment);
+  read = read_collector_options(lookup);
+  EXPECT_EQ(read.instruction_symbol, "_Z4histPii");
+  EXPECT_TRUE(read.instruction_kernel.empty());
+  CollectorOptions counters;
+  counters.gpu_gate = "/tmp/gate";
+  counters.stop_after_instructions = true;  // means nothing without a per-instruction kernel
+  write_collector_options(counters, environment);
+  read = read_collector_options(lookup);
+  EXPECT_TRUE(read.instruction_symbol.empty() && read.instruction_kernel.empty());
+  EXPECT_FALSE(read.stop_after_instructions);
+  EXPECT_EQ(read.gpu_gate, "/tmp/gate");
+  EXPECT_EQ(environment.count(env::kInstructionLaunches), 0u);
+}
+
 // The parent's options reach the injected library unchanged; graph replay and copies of the
 // loaded modules are on unless said off.
 TEST(CollectorOptionsProtocol, GraphReplayTravelsThroughTheEnvironment) {

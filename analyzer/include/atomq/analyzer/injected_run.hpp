@@ -37,9 +37,13 @@ InjectedRun run_under_injection(const std::vector<std::string>& program, const C
 // Runs `program` once per entry of `options`, each streaming to its stream_paths entry, at
 // most `jobs` at a time (started in order; runs side by side share the GPU and the terminal).
 // One result per run, in the order given; throws as run_under_injection does.
+// A run's stdout and stderr go to its `output_paths` entry where one is given and not "".
+// A per-instruction run with a GPU gate (CollectorOptions::gpu_gate) opens it when it ends,
+// so a counters run waiting on it never waits for a run that did not open it itself.
 std::vector<InjectedRun> run_side_by_side(const std::vector<std::string>& program,
                                           const std::vector<CollectorOptions>& options,
-                                          const std::vector<std::string>& stream_paths, int jobs);
+                                          const std::vector<std::string>& stream_paths, int jobs,
+                                          const std::vector<std::string>& output_paths = {});
 
 // What fixes a collector error, as one sentence starting with " Fix: " ("" when unknown):
 // missing counter permissions, another profiler holding CUPTI, a missing libnvperf_host.so.

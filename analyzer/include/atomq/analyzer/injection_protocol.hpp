@@ -4,6 +4,7 @@
 // messages the library appends to the profile stream (atomq/run_document/profile_stream.hpp).
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -25,6 +26,13 @@ inline constexpr const char* kKeepLoadedCode = "ATOMQ_KEEP_LOADED_CODE";  // 0: 
 // Set: a per-instruction run of this one kernel (mangled name) instead of the counters.
 inline constexpr const char* kInstructionSymbol = "ATOMQ_INSTRUCTION_SYMBOL";
 inline constexpr const char* kInstructionLaunches = "ATOMQ_INSTRUCTION_LAUNCHES";
+// Set: a per-instruction run of the first kernel this filter selects (NAME or regex:RE).
+inline constexpr const char* kInstructionKernel = "ATOMQ_INSTRUCTION_KERNEL";
+// 1: a per-instruction run ends its process once its counts are written (as ncu --kill).
+inline constexpr const char* kInstructionStop = "ATOMQ_INSTRUCTION_STOP";
+// A file between a per-instruction run and a counters run side by side: the first creates it
+// when done with the GPU, the second waits for it before its first profiled launch.
+inline constexpr const char* kGpuGate = "ATOMQ_GPU_GATE";
 // atomq's pid: the process whose parent it is, the program atomq started, writes the profile
 // stream itself; every other process writes one beside it (atomq/analyzer/process_streams.hpp).
 inline constexpr const char* kParentPid = "ATOMQ_PARENT_PID";
@@ -55,7 +63,20 @@ struct CollectorOptions {
   // instruction_launches launches instead of profiling counters.
   std::string instruction_symbol;
   long long instruction_launches = 1;
+  // Non-empty (and no symbol): the same for the first kernel this filter selects.
+  std::string instruction_kernel;
+  // A per-instruction run ends the program once its counts are written: a run beside the
+  // counters' is only there for them (ncu's --kill).
+  bool stop_after_instructions = false;
+  // Non-empty: env::kGpuGate's file (a per-instruction run opens it, a counters run waits).
+  std::string gpu_gate;
 };
+
+// Opens a GPU gate (CollectorOptions::gpu_gate): creates its file (nothing when "").
+inline void open_gpu_gate(const std::string& path) {
+  if (path.empty()) return;
+  if (std::FILE* f = std::fopen(path.c_str(), "a")) std::fclose(f);
+}
 
 // A process environment, by variable name.
 using Environment = std::map<std::string, std::string>;
@@ -72,12 +93,18 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   environment[env::kDevice] = std::to_string(options.device);
   environment[env::kGraphReplay] = options.replay_graphs ? "1" : "0";
   environment[env::kKeepLoadedCode] = options.keep_loaded_code ? "1" : "0";
-  if (options.instruction_symbol.empty()) {
-    environment.erase(env::kInstructionSymbol);
-  } else {
-    environment[env::kInstructionSymbol] = options.instruction_symbol;
-    environment[env::kInstructionLaunches] = std::to_string(options.instruction_launches);
-  }
+  auto set_or_erase = [&environment](const char* name, const std::string& value) {
+    if (value.empty())
+      environment.erase(name);
+    else
+      environment[name] = value;
+  };
+  set_or_erase(env::kInstructionSymbol, options.instruction_symbol);
+  set_or_erase(env::kInstructionKernel, options.instruction_symbol.empty() ? options.instruction_kernel : "");
+  const bool instructions = !options.instruction_symbol.empty() || !options.instruction_kernel.empty();
+  set_or_erase(env::kInstructionLaunches, instructions ? std::to_string(options.instruction_launches) : "");
+  set_or_erase(env::kInstructionStop, instructions && options.stop_after_instructions ? "1" : "");
+  set_or_erase(env::kGpuGate, options.gpu_gate);
 }
 
 // For the injected library: the options from the environment `lookup` reads (default: this
@@ -100,6 +127,9 @@ inline CollectorOptions read_collector_options(
   options.keep_loaded_code = number(env::kKeepLoadedCode, 1) != 0;
   if (const char* symbol = lookup(env::kInstructionSymbol); symbol && *symbol) options.instruction_symbol = symbol;
   options.instruction_launches = number(env::kInstructionLaunches, options.instruction_launches);
+  if (const char* filter = lookup(env::kInstructionKernel); filter && *filter) options.instruction_kernel = filter;
+  options.stop_after_instructions = number(env::kInstructionStop, 0) == 1;
+  if (const char* gate = lookup(env::kGpuGate); gate && *gate) options.gpu_gate = gate;
   return options;
 }
 

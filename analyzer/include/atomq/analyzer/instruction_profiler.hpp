@@ -9,8 +9,10 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/model/instruction_profile.hpp"
 
 namespace atomq::analyzer {
@@ -18,6 +20,8 @@ namespace atomq::analyzer {
 struct InstructionCollectorOptions {
   std::string symbol;          // the kernel's mangled name, exactly
   long long launch_count = 1;  // launches of it the counts sum over
+  // With no symbol: the first kernel launched that this filter selects (kernel_filter.hpp).
+  std::optional<KernelFilter> filter;
 };
 
 // What the session hands over: the kernel and its counts (records without opcodes: the

@@ -31,6 +31,9 @@ struct ProfilerOptions {
   // Where the code objects holding profiled kernels are saved (loaded_code.hpp), so their SASS
   // can be read after the run; "" keeps none (the in-process commands read their own binary).
   std::string loaded_code_directory;
+  // Called once, right before the first launch the session profiles (nothing profiled yet):
+  // where the counters must wait for another process to be done with the GPU.
+  std::function<void()> before_first_profiled_launch;
 };
 
 using ProfileSink = std::function<void(const model::KernelProfile&)>;
