@@ -2,7 +2,6 @@
 // turning decoded ranges into KernelProfiles.
 #include "atomq/analyzer/kernel_profiler.hpp"
 
-#include <cxxabi.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <unistd.h>
+#include <utility>
 
 #include "atomq/analyzer/loaded_code.hpp"
 #include "atomq/analyzer/metric_list.hpp"
@@ -23,15 +23,6 @@
 #include "kernel_profiler_internal.hpp"
 
 namespace atomq::analyzer {
-
-std::string demangle(const std::string& mangled) {
-  int status = 0;
-  char* out = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || out == nullptr) return mangled;
-  std::string result(out);
-  std::free(out);
-  return result;
-}
 
 using detail::ContextProfiler;
 using detail::GraphKernels;
@@ -102,10 +93,8 @@ struct KernelProfilingSession::State {
     const long long ordinal = matching_seen++;
     if (ordinal < options.launch_skip) return false;
     if (options.launch_count >= 0 && ordinal >= options.launch_skip + options.launch_count) return false;
-    if (!first_profiled_seen) {
-      first_profiled_seen = true;
-      if (options.before_first_profiled_launch) options.before_first_profiled_launch();
-    }
+    if (!std::exchange(first_profiled_seen, true) && options.before_first_profiled_launch)
+      options.before_first_profiled_launch();
     return true;
   }
 

@@ -1,10 +1,26 @@
 // What a driver-API launch callback tells about a kernel launch, completed after the launch
-// with the function's attributes.
+// with the function's attributes; a kernel's name as people read it.
+#include <cxxabi.h>
+
+#include <cstdlib>
 #include <stdexcept>
 
 #include "atomq/analyzer/kernel_profiler.hpp"
 #include "driver_api.hpp"
 #include "kernel_profiler_internal.hpp"
+
+namespace atomq::analyzer {
+
+std::string demangle(const std::string& mangled) {
+  int status = 0;
+  char* out = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || out == nullptr) return mangled;
+  std::string result(out);
+  std::free(out);
+  return result;
+}
+
+}  // namespace atomq::analyzer
 
 namespace atomq::analyzer::detail {
 
