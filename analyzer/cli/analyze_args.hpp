@@ -12,6 +12,7 @@ namespace atomq::cli {
 struct AnalyzeArgs {
   std::vector<std::string> program;
   std::string ncu_csv;
+  std::string ncu_rep;  // an Nsight Compute report, read through ncu's raw page (ncu_report.hpp)
   std::string output = "atomq-analysis.json";
   std::string table;
   analyzer::CollectorOptions collector;

@@ -1,10 +1,14 @@
 // atomq analyze [options] -- PROGRAM ARGS...   profile an unmodified program by injection
 // atomq analyze --ncu-csv FILE                  analyze an ncu CSV export offline
+// atomq analyze --ncu-rep FILE                  analyze an Nsight Compute report (through ncu)
 // Writes the run document (JSON, atomically) and prints the report's terminal summary.
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +17,7 @@
 #include "analyze_args.hpp"
 #include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/analyzer/ncu_csv.hpp"
+#include "atomq/analyzer/ncu_report.hpp"
 #include "atomq/common/atomic_file.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
@@ -50,19 +55,20 @@ analyzer::NcuLaunchSelector launch_selector(const analyzer::CollectorOptions& c,
   };
 }
 
-int run_ncu_csv(const AnalyzeArgs& a) {
+// `source`: what the user gave (the export, or the report it was exported from).
+int run_ncu_csv(const AnalyzeArgs& a, const std::string& source) {
   if (!a.program_only_given.empty())
-    throw UsageError(a.program_only_given.front() + " applies to profiling a program (-- PROGRAM), not to --ncu-csv "
-                     "(the export is already collected; -k, -s and -c select its launches)");
+    throw UsageError(a.program_only_given.front() + " applies to profiling a program (-- PROGRAM), not to an ncu "
+                     "export or report (already collected; -k, -s and -c select its launches)");
   try {
-    refuse_output_among_inputs(a.output, {a.ncu_csv});
+    refuse_output_among_inputs(a.output, {source});
   } catch (const std::runtime_error&) {
-    fmt::print(stderr, "atomq: {}: is also the --ncu-csv input; writing it would replace the export\n", a.output);
+    fmt::print(stderr, "atomq: {}: is also the ncu input; writing it would replace it\n", a.output);
     return kExitError;
   }
   if (!a.table.empty()) refuse_output_among_inputs(a.output, {a.table});
   run::RunInfo info;
-  info.command = a.ncu_csv;
+  info.command = source;
   info.source = "ncu_csv";
   std::vector<model::KernelProfile> profiles;
   const auto seen = std::make_shared<NamesSeen>();
@@ -83,16 +89,41 @@ int run_ncu_csv(const AnalyzeArgs& a) {
     for (const std::string& n : seen->names) names += (names.empty() ? "" : ", ") + n;
     if (seen->more > 0) names += fmt::format(" and {} more", seen->more);
     throw UsageError(fmt::format("-k {}: matches none of the {} launch(es) of {}; their kernels: {}",
-                                 a.collector.kernel_name, info.launches.launches_seen, a.ncu_csv, names));
+                                 a.collector.kernel_name, info.launches.launches_seen, source, names));
   }
   return write_and_print_run(a.output, a.table, info, profiles);
 }
 
+// An Nsight Compute report: its raw page exported by ncu into a temporary file, then read as
+// an export is; the run document names the report.
+int run_ncu_rep(const AnalyzeArgs& a) {
+  const std::filesystem::path raw =
+      std::filesystem::temp_directory_path() / ("atomq-ncu-rep-" + std::to_string(getpid()) + ".csv");
+  struct RemovedAtReturn {
+    std::filesystem::path path;
+    ~RemovedAtReturn() {
+      std::error_code ignored;
+      std::filesystem::remove(path, ignored);
+    }
+  } remove_raw{raw};
+  try {
+    analyzer::export_ncu_report(a.ncu_rep, raw.string());
+  } catch (const analyzer::NcuCsvError& e) {
+    fmt::print(stderr, "atomq: {}\n", e.what());
+    return kExitError;
+  }
+  AnalyzeArgs from_csv = a;
+  from_csv.ncu_csv = raw.string();
+  return run_ncu_csv(from_csv, a.ncu_rep);
+}
+
 int run_analyze(const AnalyzeArgs& a) {
-  if (a.ncu_csv.empty() == a.program.empty())
-    throw UsageError(a.ncu_csv.empty() ? "analyze: give --ncu-csv FILE or -- PROGRAM ARGS..."
-                                       : "analyze: give either --ncu-csv FILE or -- PROGRAM ARGS..., not both");
-  return a.ncu_csv.empty() ? run_program(a) : run_ncu_csv(a);
+  const int inputs = !a.ncu_csv.empty() + !a.ncu_rep.empty() + !a.program.empty();
+  if (inputs != 1)
+    throw UsageError(inputs == 0 ? "analyze: give --ncu-csv FILE, --ncu-rep FILE or -- PROGRAM ARGS..."
+                                 : "analyze: give one of --ncu-csv FILE, --ncu-rep FILE and -- PROGRAM ARGS...");
+  if (!a.ncu_rep.empty()) return run_ncu_rep(a);
+  return a.ncu_csv.empty() ? run_program(a) : run_ncu_csv(a, a.ncu_csv);
 }
 
 }  // namespace
@@ -102,7 +133,12 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
                                  "profile a program's kernels (or read an ncu CSV export) and evaluate the model",
                                  run_analyze);
   auto& c = args->collector;
-  sub->add_option("--ncu-csv", args->ncu_csv, "analyze an `ncu --csv --metrics $(atomq metrics)` export offline");
+  sub->add_option("--ncu-csv", args->ncu_csv,
+                  "analyze an ncu CSV export offline: `ncu --csv --print-units base --metrics $(atomq metrics)`, or "
+                  "a report's raw page (`ncu --import R --csv --page raw --print-units base`)");
+  sub->add_option("--ncu-rep", args->ncu_rep,
+                  "analyze an Nsight Compute report (.ncu-rep) through ncu's raw page (needs ncu: on PATH, in "
+                  "/usr/local/cuda/bin or at $ATOMQ_NCU)");
   sub->add_option("-o,--output", args->output, "analysis file (JSON; default atomq-analysis.json; - for standard output)");
   sub->add_option("--table", args->table, "service-time table (default: calibrated or bundled for the GPU's chip)");
   sub->add_option("-k,--kernel-name", c.kernel_name,

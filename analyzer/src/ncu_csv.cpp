@@ -41,20 +41,51 @@ constexpr size_t kMaxHeaderBytes = 65536;
 
 constexpr const char* kRequiredColumns[] = {"ID", "Kernel Name", "Block Size", "Grid Size", "CC",
                                             "Metric Name", "Metric Unit", "Metric Value"};
+constexpr size_t kLaunchColumns = 5;  // the first five: a raw page (--page raw) has these, then a column per metric
+
+bool has_columns(const std::vector<std::string>& fields, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    if (std::find(fields.begin(), fields.end(), kRequiredColumns[i]) == fields.end()) return false;
+  return true;
+}
 
 // The header is the first line that names every column atomq reads, in any order: a line of
 // the program's own output that merely starts with "ID," is not it.
-bool is_header(const std::vector<std::string>& fields) {
-  for (const char* name : kRequiredColumns)
-    if (std::find(fields.begin(), fields.end(), name) == fields.end()) return false;
-  return true;
+bool is_header(const std::vector<std::string>& fields) { return has_columns(fields, std::size(kRequiredColumns)); }
+
+// A raw page's header: the launch columns and a column per metric (a name with "__").
+bool is_raw_header(const std::vector<std::string>& fields) {
+  return has_columns(fields, kLaunchColumns) &&
+         std::any_of(fields.begin(), fields.end(), [](const std::string& f) { return f.find("__") != std::string::npos; });
 }
 
 // The columns atomq reads, by index, and how many fields a row needs.
 struct Columns {
   size_t id, kernel, block, grid, cc, metric, unit, value;
   size_t fields;  // through the last named column: ncu may end the header with empty columns
+  // A raw page: one row per launch, a column per metric (index, name), their units on the
+  // line after the header.
+  bool wide = false;
+  std::vector<std::pair<size_t, std::string>> metric_columns;
+  std::vector<std::string> units;
 };
+
+Columns raw_header_columns(const std::vector<std::string>& header) {
+  Columns c{};
+  c.wide = true;
+  for (size_t i = 0; i < header.size(); ++i) {
+    const std::string& h = header[i];
+    if (h.empty()) continue;
+    c.fields = i + 1;
+    if (h == "ID") c.id = i;
+    else if (h == "Kernel Name") c.kernel = i;
+    else if (h == "Block Size") c.block = i;
+    else if (h == "Grid Size") c.grid = i;
+    else if (h == "CC") c.cc = i;
+    else if (h.find("__") != std::string::npos) c.metric_columns.emplace_back(i, h);
+  }
+  return c;
+}
 
 Columns header_columns(const std::vector<std::string>& header, const std::string& source, size_t line) {
   std::map<std::string, size_t> column;
@@ -79,19 +110,22 @@ Columns find_header(CsvRecords& records, const std::string& source) {
     last_line = records.first_line();
     // A header is short (ncu's is about 200 bytes): a longer line, or one that does not start
     // with "ID" or name "Metric Value", is not split into fields.
+    // (A raw page's header names every metric: as long as a record may be when it starts with "ID".)
     const bool id_first = line.rfind("ID", 0) == 0 || line.rfind("\"ID\"", 0) == 0;
-    if (line.size() > kMaxHeaderBytes || (!id_first && line.find("Metric Value") == std::string::npos)) continue;
+    if ((line.size() > kMaxHeaderBytes && !id_first) || (!id_first && line.find("Metric Value") == std::string::npos))
+      continue;
     bool ok = true;
     const auto fields = split_csv_record(line, &ok);
     if (ok && candidate.empty() && !fields.empty() && fields[0] == "ID") candidate = fields, candidate_line = last_line;
     if (ok && is_header(fields)) return header_columns(fields, source, last_line);
+    if (ok && is_raw_header(fields)) return raw_header_columns(fields);
   }
   if (!candidate.empty())
     for (const char* name : kRequiredColumns)
       if (std::find(candidate.begin(), candidate.end(), name) == candidate.end())
         fail(source, candidate_line, std::string("header lacks the column \"") + name + "\"");
-  fail(source, last_line, "no ncu CSV header (a line naming \"ID\", \"Kernel Name\", ..., \"Metric Value\") found; "
-                          "export with `ncu --csv`");
+  fail(source, last_line, "no ncu CSV header (a line naming \"ID\", \"Kernel Name\", ..., \"Metric Value\", or a "
+                          "raw page's metric columns) found; export with `ncu --csv` (--page raw or details)");
 }
 
 // The launch being read: its rows are contiguous in an export.
@@ -140,7 +174,9 @@ class LaunchReader {
   void start_launch(const std::vector<std::string>& f, size_t line);
   void end_launch();
   void check_same_launch(const std::vector<std::string>& f, size_t line) const;
-  void metric(const std::vector<std::string>& f, size_t line);
+  void metric(const std::string& name, const std::string& unit, const std::string& text, size_t line,
+              bool check_unread);
+  void wide_row(const std::vector<std::string>& f, size_t line);
 
   const std::string& source_;
   Columns c_;
@@ -157,6 +193,7 @@ void LaunchReader::row(const std::vector<std::string>& f, size_t line) {
   if (f.size() < c_.fields)
     fail(source_, line, "expected " + std::to_string(c_.fields) + " fields, got " + std::to_string(f.size()) +
                             " (truncated file?)");
+  if (c_.wide) return wide_row(f, line);
   if ((f[c_.id] == "ID" || f[c_.metric] == "Metric Name") && is_header(f))
     fail(source_, line, "a second ncu header (two exports in one file?): analyze each export on its own");
   const bool new_launch = !launch_ || launch_->id != f[c_.id];
@@ -171,7 +208,19 @@ void LaunchReader::row(const std::vector<std::string>& f, size_t line) {
   } else {
     check_same_launch(f, line);
   }
-  metric(f, line);
+  metric(f[c_.metric], f[c_.unit], f[c_.value], line, true);
+}
+
+// A raw page's row: one launch, its metrics in their columns (only those atomq reads: a raw
+// page also holds text, such as the device's name).
+void LaunchReader::wide_row(const std::vector<std::string>& f, size_t line) {
+  for (const auto& [name, index] : {std::pair<const char*, size_t>{"ID", c_.id}, {"Kernel Name", c_.kernel}})
+    if (!is_valid_utf8(f[index]))
+      fail(source_, line, std::string("column \"") + name + "\" is not valid UTF-8 (atomq reads UTF-8 exports)");
+  end_launch();
+  start_launch(f, line);
+  for (const auto& [index, name] : c_.metric_columns)
+    if (read_metric_dimension(name)) metric(name, c_.units[index], f[index], line, false);
 }
 
 void LaunchReader::start_launch(const std::vector<std::string>& f, size_t line) {
@@ -214,11 +263,12 @@ void LaunchReader::check_same_launch(const std::vector<std::string>& f, size_t l
   if (f[c_.cc] != l.cc) differs("CC", l.cc, f[c_.cc]);
 }
 
-void LaunchReader::metric(const std::vector<std::string>& f, size_t line) {
-  const std::string& name = f[c_.metric];
-  const std::string& unit = f[c_.unit];
-  const std::string& text = f[c_.value];
+// One metric of the launch being read; `check_unread`: a metric atomq does not read still has
+// to have a number and a known unit (the long form's rows, so a mangled export is seen).
+void LaunchReader::metric(const std::string& name, const std::string& unit, const std::string& text, size_t line,
+                          bool check_unread) {
   if (text.empty() || text == "n/a") return;  // ncu could not collect it
+  if (!check_unread && !read_metric_dimension(name)) return;
   double value = parse_value(text, name, source_, line);
   const auto dimension = read_metric_dimension(name);
   if (!dimension) {  // not read: checked, not kept
@@ -270,7 +320,12 @@ NcuCsvImport LaunchReader::finish(size_t last_line) {
 NcuCsvImport read_ncu_csv(std::istream& in, const std::string& source, const NcuLaunchSelector& keep,
                           const NcuCsvLimits& limits) {
   CsvRecords records(in, source, limits.max_record_bytes);
-  const Columns columns = find_header(records, source);
+  Columns columns = find_header(records, source);
+  if (columns.wide) {  // a raw page: the units, a field per column, on the line after the header
+    if (!records.next_record(columns.units) || columns.units.size() < columns.fields)
+      fail(source, records.first_line(), "the raw page's units line (after its header) is missing or short: export "
+                                         "with --page raw --print-units base");
+  }
   LaunchReader launches(source, columns, keep, limits);
   std::vector<std::string> fields;
   size_t last_line = records.first_line();

@@ -1,6 +1,7 @@
 """Execute `atomq analyze --ncu-csv` on the recorded ncu exports (fixtures) and on broken
 files; validate the run document and the error messages. Needs no GPU."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -70,7 +71,7 @@ assert str(broken) in p.stderr and p.stderr.count("\n") == 1, p.stderr
 same = work / "same.csv"
 same.write_bytes(exports[0].read_bytes() if exports else b"x")
 p = analyze("--ncu-csv", str(same), "-o", str(same))
-assert p.returncode == 1 and "is also the --ncu-csv input" in p.stderr, p.stderr
+assert p.returncode == 1 and "is also the ncu input" in p.stderr, p.stderr
 assert same.read_bytes() == (exports[0].read_bytes() if exports else b"x"), "the export was replaced"
 p = analyze("--ncu-csv", str(work / "missing.csv"), "-o", str(work / "m.json"))
 assert p.returncode == 1 and "cannot open" in p.stderr, p.stderr
@@ -80,4 +81,60 @@ if subprocess.run([atomq, "devices"], capture_output=True).returncode != 0:
     p = analyze("-o", str(work / "nogpu.json"), "--", "touch", str(marker))
     assert p.returncode == 3 and p.stderr.startswith(("atomq: no usable NVIDIA GPU", "atomq: profiling a program")), p
     assert len(p.stderr.strip().splitlines()) == 1 and not marker.exists(), p.stderr
-print(f"ncu CSV import OK on {len(exports)} recorded export(s) and 2 broken files")
+
+
+# An Nsight Compute report through ncu's raw page (--ncu-rep): a stand-in ncu ($ATOMQ_NCU) prints
+# the raw page of multi_kernel_app's export (its long form turned wide: a row per launch, a
+# column per metric, units on the second line); the kernels read as they do from the export.
+def raw_page(long_csv):
+    import csv
+    import io
+    lines = long_csv.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines[start:]))))
+    launch_columns = ["ID", "Kernel Name", "Block Size", "Grid Size", "CC"]
+    metrics, units, launches = [], {}, {}
+    for r in rows:
+        if r["Metric Name"] not in units:
+            metrics.append(r["Metric Name"])
+            units[r["Metric Name"]] = r["Metric Unit"]
+        launch = launches.setdefault(r["ID"], {c: r[c] for c in launch_columns})
+        launch[r["Metric Name"]] = r["Metric Value"]
+    out = io.StringIO()
+    w = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    w.writerow(launch_columns + ["Device Name"] + metrics)
+    w.writerow([""] * (len(launch_columns) + 1) + [units[m] for m in metrics])
+    for launch in launches.values():
+        w.writerow([launch[c] for c in launch_columns] + ["NVIDIA H200"] + [launch.get(m, "") for m in metrics])
+    return out.getvalue()
+
+
+multi = fixtures / "multi_kernel_app.ncu.csv"
+(work / "raw_page.csv").write_text(raw_page(multi))
+fake_ncu = work / "fake_ncu"
+fake_ncu.write_text(f'#!/bin/sh\n[ "$1 $3 $4 $5 $6 $7" = "--import --csv --page raw --print-units base" ] || exit 9\n'
+                    f'[ -f "$2" ] || {{ echo "==ERROR== cannot open $2" >&2; exit 1; }}\n'
+                    f'cat {work / "raw_page.csv"}\n')
+fake_ncu.chmod(0o755)
+report = work / "app.ncu-rep"
+report.write_bytes(b"a report")
+env = dict(os.environ, ATOMQ_NCU=str(fake_ncu))
+out = work / "from_report.json"
+p = subprocess.run([atomq, "analyze", "--ncu-rep", str(report), "-o", str(out)], capture_output=True, text=True,
+                   timeout=120, env=env)
+assert p.returncode == 0, p.stdout + p.stderr
+run = json.loads(out.read_text())
+assert run["command"] == str(report), run["command"]
+check_multi_kernel_app(run)
+# ncu that fails says why in one line; no ncu names where it looked.
+bad = work / "bad_ncu"
+bad.write_text('#!/bin/sh\necho "==ERROR== the report is from a newer version" >&2\nexit 1\n')
+bad.chmod(0o755)
+p = subprocess.run([atomq, "analyze", "--ncu-rep", str(report), "-o", str(work / "bad.json")], capture_output=True,
+                   text=True, timeout=120, env=dict(os.environ, ATOMQ_NCU=str(bad)))
+assert p.returncode == 1 and "newer version" in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+assert not (work / "bad.json").exists()
+p = subprocess.run([atomq, "analyze", "--ncu-rep", str(report), "-o", str(work / "none.json")], capture_output=True,
+                   text=True, timeout=120, env=dict(os.environ, ATOMQ_NCU=str(work / "no_such_ncu")))
+assert p.returncode == 1 and "needs ncu" in p.stderr, p.stderr
+print(f"ncu CSV import OK on {len(exports)} recorded export(s) and 2 broken files; a report through ncu's raw page")

@@ -340,3 +340,51 @@ TEST(NcuCsvHeader, HeaderEndingInTwoEmptyColumnsIsRead) {
     EXPECT_EQ(*p[0].counter("gpu__time_duration.sum"), 10.0);
   }
 }
+
+// A raw page (`ncu --import R --csv --page raw --print-units base`): one row per launch, a column
+// per metric and their units on the line after the header. It reads as the long form of the same
+// launches does; text columns and metrics atomq does not read are passed over.
+TEST(NcuCsv, ARawPageReadsAsTheLongFormOfTheSameLaunches) {
+  const std::string raw =
+      "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+      "\"device__attribute_display_name\",\"gpu__time_duration.sum\",\"smsp__inst_executed_op_shared_atom.sum\","
+      "\"dram__bytes_read.sum\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"launch__func_cache_config\"\n"
+      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\",\"inst\",\"Kbyte\",\"%\",\"\"\n"
+      "\"0\",\"77\",\"k1(int*)\",\"(256, 1, 1)\",\"(264, 1, 1)\",\"0\",\"9.0\",\"NVIDIA H200\",\"2.5\",\"135,168\","
+      "\"3.07\",\"n/a\",\"CachePreferNone\"\n"
+      "\"1\",\"77\",\"k2()\",\"(256, 1, 1)\",\"(264, 1, 1)\",\"0\",\"9.0\",\"NVIDIA H200\",\"1\",\"0\",\"0\",\"24.5\","
+      "\"CachePreferNone\"\n";
+  const std::string text = std::string(kHeader) +
+                           row("0", "k1(int*)", "smsp__inst_executed_op_shared_atom.sum", "inst", "135,168") +
+                           row("0", "k1(int*)", "gpu__time_duration.sum", "usecond", "2.5") +
+                           row("0", "k1(int*)", "dram__bytes_read.sum", "Kbyte", "3.07") +
+                           row("1", "k2()", "smsp__inst_executed_op_shared_atom.sum", "inst", "0") +
+                           row("1", "k2()", "gpu__time_duration.sum", "usecond", "1") +
+                           row("1", "k2()", "dram__bytes_read.sum", "Kbyte", "0") +
+                           row("1", "k2()", "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "24.5");
+  const auto wide = an::parse_ncu_csv(raw, "raw.csv");
+  const auto longform = an::parse_ncu_csv(text, "app.csv");
+  ASSERT_EQ(wide.size(), 2u);
+  ASSERT_EQ(longform.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(wide[i].kernel_name, longform[i].kernel_name);
+    EXPECT_EQ(wide[i].launch.grid, longform[i].launch.grid);
+    EXPECT_EQ(wide[i].launch.block, longform[i].launch.block);
+    EXPECT_EQ(wide[i].counters, longform[i].counters) << "launch " << i;
+  }
+  EXPECT_DOUBLE_EQ(wide[0].counters.at("dram__bytes_read.sum"), 3070.0);
+  EXPECT_EQ(wide[0].counters.count("sm__warps_active.avg.pct_of_peak_sustained_active"), 0u);  // n/a
+}
+
+// A raw page without its units line, or with a bad number in a metric atomq reads, is refused
+// naming the line and the metric.
+TEST(NcuCsv, ARawPageWithoutUnitsOrWithABadValueIsRefused) {
+  const std::string header =
+      "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"CC\",\"gpu__time_duration.sum\"\n";
+  EXPECT_NE(error_of(header).find("units line"), std::string::npos) << error_of(header);
+  const std::string bad = header + "\"\",\"\",\"\",\"\",\"\",\"usecond\"\n" +
+                          "\"0\",\"k()\",\"(32, 1, 1)\",\"(1, 1, 1)\",\"9.0\",\"fast\"\n";
+  const std::string e = error_of(bad);
+  EXPECT_NE(e.find("app.csv:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("gpu__time_duration.sum"), std::string::npos) << e;
+}
