@@ -28,12 +28,15 @@ endfunction()
 function(atomq_install_data)
   set(tables ${PROJECT_SOURCE_DIR}/calibration/tables)
   set(recorded ${PROJECT_SOURCE_DIR}/analyzer/report/recorded)
+  set(ncu ${PROJECT_SOURCE_DIR}/analyzer/ncu)  # the section and rule for Nsight Compute
   add_custom_target(atomq_data ALL
     COMMAND ${CMAKE_COMMAND} -E copy_directory ${tables} ${ATOMQ_BUILD_DATA_DIR}/tables
     COMMAND ${CMAKE_COMMAND} -E copy_directory ${recorded} ${ATOMQ_BUILD_DATA_DIR}/recorded
+    COMMAND ${CMAKE_COMMAND} -E copy_directory ${ncu} ${ATOMQ_BUILD_DATA_DIR}/ncu
     COMMENT "Staging atomq's data in share/atomq")
   install(DIRECTORY ${tables}/ DESTINATION ${ATOMQ_INSTALL_DATADIR}/tables)
   install(DIRECTORY ${recorded}/ DESTINATION ${ATOMQ_INSTALL_DATADIR}/recorded)
+  install(DIRECTORY ${ncu}/ DESTINATION ${ATOMQ_INSTALL_DATADIR}/ncu)
 endfunction()
 
 function(atomq_install_package)
