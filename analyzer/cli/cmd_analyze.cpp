@@ -17,7 +17,9 @@
 #include "analyze_args.hpp"
 #include "atomq/analyzer/kernel_filter.hpp"
 #include "atomq/analyzer/ncu_csv.hpp"
+#include "atomq/analyzer/metric_list.hpp"
 #include "atomq/analyzer/ncu_report.hpp"
+#include "atomq/common/data_dir.hpp"
 #include "atomq/common/atomic_file.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
@@ -53,6 +55,24 @@ analyzer::NcuLaunchSelector launch_selector(const analyzer::CollectorOptions& c,
     const long long ordinal = (*matching)++;
     return ordinal >= skip && (count < 0 || ordinal < skip + count);
   };
+}
+
+// The counters atomq reads that no launch of an export holds, as one warning naming each and
+// how ncu collects them ("" when none is missing).
+std::string missing_counters(const std::vector<model::KernelProfile>& profiles, const std::string& source) {
+  std::vector<std::string> missing;
+  for (const std::string& name : analyzer::atomq_metric_names())
+    if (std::none_of(profiles.begin(), profiles.end(),
+                     [&name](const model::KernelProfile& p) { return p.counters.count(name) > 0; }))
+      missing.push_back(name);
+  if (missing.empty() || profiles.empty()) return "";
+  std::string names;
+  for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
+  const std::optional<std::string> data = data_dir();
+  return fmt::format("{} lacks {} of the {} counters atomq reads: {}. Collect them with ncu --metrics $(atomq "
+                     "metrics), or with atomq's section: ncu --section-folder {} --section AtomicQueue",
+                     source, missing.size(), analyzer::atomq_metric_names().size(), names,
+                     data ? *data + "/ncu" : "PREFIX/share/atomq/ncu");
 }
 
 // `source`: what the user gave (the export, or the report it was exported from).
@@ -91,7 +111,14 @@ int run_ncu_csv(const AnalyzeArgs& a, const std::string& source) {
     throw UsageError(fmt::format("-k {}: matches none of the {} launch(es) of {}; their kernels: {}",
                                  a.collector.kernel_name, info.launches.launches_seen, source, names));
   }
-  return write_and_print_run(a.output, a.table, info, profiles);
+  if (const std::string missing = missing_counters(profiles, source); !missing.empty()) info.warnings.push_back(missing);
+  size_t evaluated = 0;
+  const int rc = write_and_print_run(a.output, a.table, info, profiles, &evaluated);
+  if (rc == kExitOk && !profiles.empty() && evaluated == 0) {  // written, and said why per kernel
+    fmt::print(stderr, "atomq: no launch of {} could be evaluated (the run document says why for each)\n", source);
+    return kExitError;
+  }
+  return rc;
 }
 
 // An Nsight Compute report: its raw page exported by ncu into a temporary file, then read as

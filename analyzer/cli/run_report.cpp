@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -123,7 +124,7 @@ std::map<std::string, model::SelectedTable> own_tables(const std::vector<model::
 }  // namespace
 
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
-                        const std::vector<model::KernelProfile>& profiles) {
+                        const std::vector<model::KernelProfile>& profiles, size_t* evaluated) {
   const std::string chip = profiles.empty() ? "" : profiles.front().device.chip;
   model::SelectedTable table = model::select_table(table_path, chip);
   info.table_path = table.path;
@@ -143,6 +144,9 @@ int write_and_print_run(const std::string& output, const std::string& table_path
     one_table = one_table && it == own_service.end();
     analyses.push_back(model::analyze(p, it != own_service.end() ? it->second : service));
   }
+  if (evaluated)
+    *evaluated = static_cast<size_t>(std::count_if(analyses.begin(), analyses.end(),
+                                                   [](const model::KernelAnalysis& an) { return an.evaluated; }));
   // The report shows these analyses as stored when it uses the same table (and build).
   info.table_digest = one_table ? calibration::service_table_digest(table.table) : "";
   run::write_run_document(output, info, profiles, analyses);

@@ -16,8 +16,9 @@ namespace atomq::cli {
 // Evaluate the model on collected profiles, write the "atomq.analysis_run" document
 // atomically to `output` and print the one-line-per-kernel summary.
 
+// `evaluated`, when given, gets how many launches the model could evaluate.
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
-                        const std::vector<model::KernelProfile>& profiles);
+                        const std::vector<model::KernelProfile>& profiles, size_t* evaluated = nullptr);
 
 // The table for a report: `table_arg` if given, else the one for the chip of the request's
 // first profile (select_table's order). Prints its warnings and fills the request's table.

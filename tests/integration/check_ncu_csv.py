@@ -126,6 +126,29 @@ assert p.returncode == 0, p.stdout + p.stderr
 run = json.loads(out.read_text())
 assert run["command"] == str(report), run["command"]
 check_multi_kernel_app(run)
+# A report without most of atomq's counters (ncu's own sections): each missing counter is named
+# with how ncu collects it; when no selected launch can be evaluated, exit 1 (the document written).
+def thin(raw, keep):
+    import csv as csv_module
+    import io
+    rows = list(csv_module.reader(io.StringIO(raw)))
+    cols = [i for i, name in enumerate(rows[0]) if "__" not in name or name in keep]
+    out = io.StringIO()
+    w = csv_module.writer(out, quoting=csv_module.QUOTE_ALL, lineterminator="\n")
+    for r in rows:
+        w.writerow([r[i] for i in cols])
+    return out.getvalue()
+
+
+(work / "raw_page.csv").write_text(thin(raw_page(multi), {"gpu__time_duration.sum",
+                                                         "smsp__inst_executed_op_shared_atom.sum"}))
+p = subprocess.run([atomq, "analyze", "--ncu-rep", str(report), "-k", "popc_distinct", "-o", str(work / "thin.json")],
+                   capture_output=True, text=True, timeout=120, env=env)
+assert p.returncode == 1 and "could be evaluated" in p.stderr, p.stdout + p.stderr
+n_metrics = len(subprocess.run([atomq, "metrics"], capture_output=True, text=True).stdout.strip().split(","))
+assert f"lacks {n_metrics - 2} of the {n_metrics} counters" in p.stderr and "lts__t_requests_op_red.sum" in p.stderr, p.stderr
+assert "--section AtomicQueue" in p.stderr, p.stderr
+assert (work / "thin.json").exists()
 # ncu that fails says why in one line; no ncu names where it looked.
 bad = work / "bad_ncu"
 bad.write_text('#!/bin/sh\necho "==ERROR== the report is from a newer version" >&2\nexit 1\n')
