@@ -137,5 +137,5 @@ def apply(handle):
             with open(out) as f:
                 msg, text = verdict(json.load(f))
         fe.message(msg, text)
-    except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
-        fe.message(NvRules.IFrontend.MsgType_MSG_WARNING, f"atomq rule failed: {e}")
+    except Exception as e:  # never into ncu: say what failed instead
+        fe.message(NvRules.IFrontend.MsgType_MSG_WARNING, f"atomq rule failed: {type(e).__name__}: {e}")
