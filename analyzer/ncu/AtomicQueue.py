@@ -5,11 +5,11 @@
 # The rule writes the launch's counters as an ncu CSV export and runs `atomq analyze --ncu-csv`
 # on it: the verdict is atomq's own, not a second implementation. atomq is found at $ATOMQ, at
 # PREFIX/bin/atomq (this file is PREFIX/share/atomq/ncu/AtomicQueue.py), or on PATH.
+# ncu's Python has no subprocess module (no _posixsubprocess): atomq runs through os.posix_spawn.
 import csv
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 
 import NvRules
@@ -47,6 +47,18 @@ def find_atomq():
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
     return None
+
+
+def run(argv, work):
+    """(exit status, stdout, stderr) of argv, its output through files in `work`."""
+    out, err = os.path.join(work, "stdout"), os.path.join(work, "stderr")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    pid = os.posix_spawn(argv[0], argv, dict(os.environ),
+                         file_actions=[(os.POSIX_SPAWN_OPEN, 1, out, flags, 0o644),
+                                       (os.POSIX_SPAWN_OPEN, 2, err, flags, 0o644)])
+    _, status = os.waitpid(pid, 0)
+    with open(out) as o, open(err) as e:
+        return os.waitstatus_to_exitcode(status), o.read(), e.read()
 
 
 def metric_value(action, name):
@@ -119,20 +131,21 @@ def apply(handle):
                    "atomq not found: set ATOMQ to the atomq executable, or put it on PATH")
         return
     try:
-        names = subprocess.run([atomq, "metrics"], capture_output=True, text=True, timeout=60,
-                               check=True).stdout.strip().split(",")
         with tempfile.TemporaryDirectory(prefix="atomq-ncu-rule-") as work:
+            rc, listed, why = run([atomq, "metrics"], work)
+            if rc != 0:
+                fe.message(NvRules.IFrontend.MsgType_MSG_WARNING, "atomq metrics failed: " + why.strip())
+                return
             export = os.path.join(work, "launch.csv")
-            why = write_export(action, names, export)
+            why = write_export(action, listed.strip().split(","), export)
             if why:
                 fe.message(NvRules.IFrontend.MsgType_MSG_WARNING, f"atomq: {why}")
                 return
             out = os.path.join(work, "run.json")
-            p = subprocess.run([atomq, "analyze", "--ncu-csv", export, "-o", out], capture_output=True, text=True,
-                               timeout=120)
-            if p.returncode != 0:
+            rc, _, errors = run([atomq, "analyze", "--ncu-csv", export, "-o", out], work)
+            if rc != 0:
                 fe.message(NvRules.IFrontend.MsgType_MSG_WARNING,
-                           "atomq could not analyze this launch: " + (p.stderr.strip().splitlines() or ["?"])[-1])
+                           "atomq could not analyze this launch: " + (errors.strip().splitlines() or ["?"])[-1])
                 return
             with open(out) as f:
                 msg, text = verdict(json.load(f))

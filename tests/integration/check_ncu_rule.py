@@ -54,6 +54,9 @@ def get_context(handle): return handle
 ''')
 sys.path[:0] = [str(work), str(share)]
 os.environ["ATOMQ"] = atomq
+# ncu's embedded Python has no subprocess module (measured: ncu 2025.3, no _posixsubprocess): the
+# rule must load and run without it.
+sys.modules["subprocess"] = None
 import AtomicQueue  # noqa: E402
 import NvRules  # noqa: E402
 
