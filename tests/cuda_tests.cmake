@@ -79,6 +79,11 @@ add_test(NAME integration.analyze_torch_graph
           ${ATOMQ_CLI} ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/torch_graph.py
           ${CMAKE_CURRENT_BINARY_DIR}/integration_work/torch_graph)
 set_tests_properties(integration.analyze_torch_graph PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
+add_test(NAME integration.analyze_torch_nvtx
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_torch_nvtx.py
+          ${ATOMQ_CLI} ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/torch_nvtx.py
+          ${CMAKE_CURRENT_BINARY_DIR}/integration_work/torch_nvtx)
+set_tests_properties(integration.analyze_torch_nvtx PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # Two workers started by a launcher, one GPU each where there are two: one merged run (GPU).
 add_executable(rank_app gpu/targets/rank_app.cu)

@@ -19,6 +19,7 @@
 #include "atomq/analyzer/ncu_csv.hpp"
 #include "atomq/analyzer/metric_list.hpp"
 #include "atomq/analyzer/ncu_report.hpp"
+#include "atomq/analyzer/nvtx_filter.hpp"
 #include "atomq/common/data_dir.hpp"
 #include "atomq/common/atomic_file.hpp"
 #include "commands.hpp"
@@ -179,6 +180,20 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
         }
         return "";
       });
+  const auto nvtx_check = [](const std::string& v) -> std::string {
+    try {
+      analyzer::NvtxRangePattern pattern(v);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  sub->add_option("--nvtx-include", c.nvtx_include,
+                  "only launches inside this NVTX push/pop range, as ncu's: \"A/\", \"A/B/\" (B directly inside "
+                  "A), \"*\" any one range, \"regex:aten::histc/\"; repeatable (any of them)")
+      ->check(nvtx_check);
+  sub->add_option("--nvtx-exclude", c.nvtx_exclude, "no launch inside this NVTX range (same syntax); repeatable")
+      ->check(nvtx_check);
   sub->add_option("-s,--launch-skip", c.launch_skip, "skip this many matching launches first")->check(check_count);
   sub->add_option("-c,--launch-count", c.launch_count, "profile at most this many matching launches")
       ->check(check_count);
@@ -220,7 +235,8 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
       ->check(CLI::Range(1, 64));
   sub->add_option("program", args->program, "-- PROGRAM ARGS...");
   sub->parse_complete_callback([sub = sub, args = args] {
-    for (const char* name : {"--device", "--instructions", "--instructions-kernel", "--instruction-launches",
+    for (const char* name : {"--device", "--nvtx-include", "--nvtx-exclude", "--instructions", "--instructions-kernel",
+                             "--instruction-launches",
                              "--instruction-jobs", "--no-graph-replay", "--no-loaded-code"})
       if (sub->count(name) > 0) args->program_only_given.push_back(name);
   });

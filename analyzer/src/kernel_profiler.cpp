@@ -88,8 +88,9 @@ struct KernelProfilingSession::State {
   bool finished = false;
   bool first_profiled_seen = false;  // before_first_profiled_launch has been called
 
-  bool wants(const std::string& mangled) {
+  bool wants(const std::string& mangled, const std::vector<std::string>& nvtx) {
     if (options.kernel_filter && !options.kernel_filter->matches(mangled, demangle(mangled))) return false;
+    if (options.nvtx_filter && !options.nvtx_filter->selects(nvtx)) return false;
     const long long ordinal = matching_seen++;
     if (ordinal < options.launch_skip) return false;
     if (options.launch_count >= 0 && ordinal >= options.launch_skip + options.launch_count) return false;
@@ -143,6 +144,7 @@ struct KernelProfilingSession::State {
       profile.source = options.source;
       profile.source_detail = detail::launch_detail(launch);
       profile.symbol_launch = launch.symbol_launch;
+      profile.nvtx = launch.nvtx;
       profile.graph = launch.graph;
       const auto& names = prof.config().metrics();
       for (size_t i = 0; i < names.size() && i < values.size(); ++i) profile.counters[names[i]] = values[i];
@@ -172,7 +174,8 @@ struct KernelProfilingSession::State {
         return;
       }
       if (!name.empty()) launch.symbol_launch = launches_of_kernel[name]++;
-      const bool profile = on_device(ctx) && wants(name);
+      launch.nvtx = detail::open_nvtx_ranges();
+      const bool profile = on_device(ctx) && wants(name, launch.nvtx);
       if (!profile) {
         ++stats.launches_filtered;
         if (ContextProfiler* prof = profiler_if_active(ctx)) prof->stop();
@@ -235,7 +238,8 @@ struct KernelProfilingSession::State {
       PendingLaunch& node = nodes[i];
       node.index = stats.launches_seen++;
       node.graph = model::GraphNodeTag{ordinal, static_cast<int>(i), static_cast<int>(nodes.size())};
-      node.keep = here && wants(node.name);
+      node.nvtx = detail::open_nvtx_ranges();
+      node.keep = here && wants(node.name, node.nvtx);
       if (!node.keep) ++stats.launches_filtered;
       any = any || node.keep;
     }
@@ -370,6 +374,7 @@ struct KernelProfilingSession::State {
   static void CUPTIAPI callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                                 const void* raw) {
     auto* self = static_cast<State*>(user);
+    if (domain == CUPTI_CB_DOMAIN_NVTX) return detail::on_nvtx(id, raw);  // this thread's ranges
     // Modules load whoever runs (a lazy load may happen inside atomq's own graph relaunch).
     if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
         (id == CUPTI_CBID_RESOURCE_MODULE_LOADED || id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
@@ -450,6 +455,7 @@ KernelProfilingSession::KernelProfilingSession(ProfilerOptions options, ProfileS
   state_->sink = std::move(sink);
 
   state_->subscriber = subscribe_to_launches(&State::callback, state_.get());
+  detail::enable_nvtx_callbacks(state_->subscriber);
   for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
     ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
   for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,

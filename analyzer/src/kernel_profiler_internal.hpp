@@ -118,7 +118,14 @@ struct PendingLaunch {
   std::optional<long long> symbol_launch;
   bool keep = true;     // a graph's kernel node the filters leave out is profiled, then dropped
   std::optional<model::GraphNodeTag> graph;  // set for a graph's kernel node
+  std::vector<std::string> nvtx;  // the NVTX ranges open on the launching thread, outermost first
 };
+
+// NVTX (kernel_profiler_nvtx.cpp): the push/pop ranges open on this thread, kept from CUPTI's
+// NVTX callbacks, which enable_nvtx_callbacks turns on for a subscriber.
+const std::vector<std::string>& open_nvtx_ranges();
+void on_nvtx(CUpti_CallbackId id, const void* cbdata);
+void enable_nvtx_callbacks(CUpti_SubscriberHandle subscriber);
 
 // The kernel nodes of an instantiated graph, in execution order (kernel_profiler_graph.cpp).
 struct GraphKernels {

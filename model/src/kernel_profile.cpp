@@ -221,6 +221,7 @@ json kernel_profile_to_json(const KernelProfile& p) {
                      {"max_active_blocks_per_sm", p.launch.max_active_blocks_per_sm}}}};
   if (!p.symbol.empty()) doc["kernel"]["symbol"] = p.symbol;
   if (p.symbol_launch) doc["kernel"]["symbol_launch"] = *p.symbol_launch;
+  if (!p.nvtx.empty()) doc["kernel"]["nvtx"] = p.nvtx;
   if (p.graph) {
     doc["kernel"]["graph"] = {{"launch", p.graph->graph_launch}, {"node", p.graph->node}, {"nodes", p.graph->nodes}};
     if (!p.graph->kernels.empty()) doc["kernel"]["graph"]["kernels"] = p.graph->kernels;
@@ -303,6 +304,10 @@ KernelProfile kernel_profile_from_json(const json& doc, const std::string& sourc
   if (kernel.contains("symbol_launch")) p.symbol_launch = r.integer(kernel, "kernel", "symbol_launch", 0);
   p.launch = read_launch(r, kernel);
   p.graph = read_graph_node(r, kernel);
+  if (const json* nvtx = r.optional_member(kernel, "kernel", "nvtx")) {
+    if (!nvtx->is_array()) r.fail("kernel.nvtx", "expected an array of NVTX range names, outermost first");
+    for (size_t i = 0; i < nvtx->size(); ++i) p.nvtx.push_back(r.str((*nvtx)[i], "kernel.nvtx[" + std::to_string(i) + "]"));
+  }
   p.device = read_device(r, doc);
   p.process = read_process(r, doc);
   const json& source = r.member(doc, "", "source");

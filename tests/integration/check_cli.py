@@ -52,6 +52,8 @@ usage_error(["analyze", "--bogus", "--ncu-csv", csv], "--bogus")
 usage_error(["analyze", "--launch-count", "-1", "--ncu-csv", csv], "-1")
 usage_error(["analyze", "-k", "regex:(", "--ncu-csv", csv], "regex:(")
 usage_error(["analyze", "--instructions-kernel", "(", "--", "true"], "regex:(")
+usage_error(["analyze", "--nvtx-include", "step", "--", "true"], '"step"')  # not a push/pop range
+usage_error(["analyze", "--ncu-csv", csv, "--nvtx-include", "step/"], "--nvtx-include")
 usage_error(["--log-level", "loud", "table", "show", "x"], "loud")
 usage_error(["analyze"], "--ncu-csv")
 # Filters that an export cannot honour are refused, not ignored.

@@ -145,6 +145,25 @@ TEST(CollectorOptionsProtocol, PerInstructionFilterStopAndGateTravelThroughTheEn
   EXPECT_EQ(environment.count(env::kInstructionLaunches), 0u);
 }
 
+// NVTX range patterns travel one per line, names with spaces, commas and slashes intact.
+TEST(CollectorOptionsProtocol, NvtxPatternsTravelThroughTheEnvironment) {
+  Environment environment;
+  auto lookup = [&environment](const char* name) -> const char* {
+    const auto it = environment.find(name);
+    return it == environment.end() ? nullptr : it->second.c_str();
+  };
+  CollectorOptions options;
+  options.nvtx_include = {"regex:aten::histc, seq/", "step/forward/"};
+  options.nvtx_exclude = {"regex:aten::mm/"};
+  write_collector_options(options, environment);
+  const CollectorOptions read = read_collector_options(lookup);
+  EXPECT_EQ(read.nvtx_include, options.nvtx_include);
+  EXPECT_EQ(read.nvtx_exclude, options.nvtx_exclude);
+  write_collector_options(CollectorOptions{}, environment);
+  EXPECT_EQ(environment.count(env::kNvtxInclude), 0u);
+  EXPECT_TRUE(read_collector_options(lookup).nvtx_include.empty());
+}
+
 // The parent's options reach the injected library unchanged; graph replay and copies of the
 // loaded modules are on unless said off.
 TEST(CollectorOptionsProtocol, GraphReplayTravelsThroughTheEnvironment) {

@@ -120,6 +120,18 @@ TEST(KernelProfile, WholeGraphLaunchNamesItsKernels) {
             std::string::npos);
 }
 
+// The NVTX ranges open at the launch, outermost first, round-trip; absent, none; not an array
+// of strings, refused naming the field.
+TEST(KernelProfile, NvtxRangesRoundTripAndAreChecked) {
+  KernelProfile p = sample();
+  p.nvtx = {"train_step", "aten::histc, seq = 12"};
+  const KernelProfile q = parse_kernel_profile(serialize_kernel_profile(p), "mem");
+  EXPECT_EQ(q.nvtx, p.nvtx);
+  EXPECT_FALSE(json::parse(serialize_kernel_profile(sample()))["kernel"].contains("nvtx"));
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["nvtx"] = "aten::histc"; }).find("kernel.nvtx"), std::string::npos);
+  EXPECT_NE(error_after([](json& d) { d["kernel"]["nvtx"] = {"a", 7}; }).find("kernel.nvtx[1]"), std::string::npos);
+}
+
 TEST(KernelProfile, SymbolIsOptional) {
   EXPECT_EQ(error_after([](json& d) { d["kernel"].erase("symbol"); }), "");
   EXPECT_NE(error_after([](json& d) { d["kernel"]["symbol"] = 7; }).find("kernel.symbol"), std::string::npos);

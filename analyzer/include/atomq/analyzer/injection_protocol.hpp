@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace atomq::analyzer {
 
@@ -33,6 +34,9 @@ inline constexpr const char* kInstructionStop = "ATOMQ_INSTRUCTION_STOP";
 // A file between a per-instruction run and a counters run side by side: the first creates it
 // when done with the GPU, the second waits for it before its first profiled launch.
 inline constexpr const char* kGpuGate = "ATOMQ_GPU_GATE";
+// NVTX range patterns (nvtx_filter.hpp), one per line.
+inline constexpr const char* kNvtxInclude = "ATOMQ_NVTX_INCLUDE";
+inline constexpr const char* kNvtxExclude = "ATOMQ_NVTX_EXCLUDE";
 // atomq's pid: the process whose parent it is, the program atomq started, writes the profile
 // stream itself; every other process writes one beside it (atomq/analyzer/process_streams.hpp).
 inline constexpr const char* kParentPid = "ATOMQ_PARENT_PID";
@@ -70,7 +74,28 @@ struct CollectorOptions {
   bool stop_after_instructions = false;
   // Non-empty: env::kGpuGate's file (a per-instruction run opens it, a counters run waits).
   std::string gpu_gate;
+  // Only launches inside these NVTX ranges, none inside those (ncu's syntax, nvtx_filter.hpp).
+  std::vector<std::string> nvtx_include, nvtx_exclude;
 };
+
+// Patterns one per line, and back (a range name holds no line break).
+inline std::string joined_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+inline std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t nl = text.find('\n'); ; nl = text.find('\n', start)) {
+    const std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    if (!line.empty()) out.push_back(line);
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return out;
+}
 
 // Opens a GPU gate (CollectorOptions::gpu_gate): creates its file (nothing when "").
 inline void open_gpu_gate(const std::string& path) {
@@ -105,6 +130,8 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   set_or_erase(env::kInstructionLaunches, instructions ? std::to_string(options.instruction_launches) : "");
   set_or_erase(env::kInstructionStop, instructions && options.stop_after_instructions ? "1" : "");
   set_or_erase(env::kGpuGate, options.gpu_gate);
+  set_or_erase(env::kNvtxInclude, joined_lines(options.nvtx_include));
+  set_or_erase(env::kNvtxExclude, joined_lines(options.nvtx_exclude));
 }
 
 // For the injected library: the options from the environment `lookup` reads (default: this
@@ -130,6 +157,8 @@ inline CollectorOptions read_collector_options(
   if (const char* filter = lookup(env::kInstructionKernel); filter && *filter) options.instruction_kernel = filter;
   options.stop_after_instructions = number(env::kInstructionStop, 0) == 1;
   if (const char* gate = lookup(env::kGpuGate); gate && *gate) options.gpu_gate = gate;
+  if (const char* include = lookup(env::kNvtxInclude); include && *include) options.nvtx_include = split_lines(include);
+  if (const char* exclude = lookup(env::kNvtxExclude); exclude && *exclude) options.nvtx_exclude = split_lines(exclude);
   return options;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "atomq/analyzer/kernel_filter.hpp"
+#include "atomq/analyzer/nvtx_filter.hpp"
 #include "atomq/run_document/run_document.hpp"  // SessionStats
 #include "atomq/model/kernel_profile.hpp"
 
@@ -21,6 +22,7 @@ using run::SessionStats;
 struct ProfilerOptions {
   std::vector<std::string> metrics;           // default: atomq_metric_names()
   std::optional<KernelFilter> kernel_filter;  // profile only matching kernels (kernel_filter.hpp)
+  std::optional<NvtxFilter> nvtx_filter;      // and only launches inside these NVTX ranges (nvtx_filter.hpp)
   long long launch_skip = 0;                  // matching launches to let pass first
   long long launch_count = -1;                // then profile this many (-1: all)
   int device = -1;                            // profile only this device ordinal (-1: all)

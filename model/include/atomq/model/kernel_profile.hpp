@@ -81,6 +81,9 @@ struct KernelProfile {
   std::string source_detail;   // e.g. the program and launch index, or the CSV file
   std::optional<ProcessTag> process;  // set by the injection collector
   std::optional<GraphNodeTag> graph;  // launched by a CUDA graph
+  // The NVTX push/pop ranges open on the launching thread, outermost first (e.g. PyTorch's op
+  // under torch.autograd.profiler.emit_nvtx()); set by the injection collector.
+  std::vector<std::string> nvtx;
 
   // Raw counters keyed by full metric name with rollup, e.g. "sm__cycles_active.max".
   std::map<std::string, double> counters;
