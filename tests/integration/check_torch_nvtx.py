@@ -26,8 +26,12 @@ def analyze(name, *options):
                         script], capture_output=True, text=True, timeout=600)
     print(name, "rc", p.returncode, p.stderr[-800:])
     assert p.returncode == 0 and "torch nvtx result correct" in p.stdout, p.stdout[-2000:]
+    stdouts[name] = p.stdout
     return [(k["profile"]["kernel"]["name"], k["profile"]["kernel"].get("nvtx", [])) for k in
             json.loads(out.read_text())["kernels"]]
+
+
+stdouts = {}
 
 
 def op_of(ranges):
@@ -41,6 +45,7 @@ ops = sorted({op_of(r) for _, r in in_step})
 print("ops:", ops)
 check(any("histc" in o for o in ops) and any(o in ("aten::mm", "aten::matmul", "aten::addmm") for o in ops),
       f"each op's kernels tagged with their op (the innermost range): {ops}")
+check("aten::histc: " in stdouts["every"], "the report's kernel rows are grouped by op (\"aten::histc: ...\")")
 histc_kernels = {k for k, r in in_step if any("aten::histc" in x for x in r)}
 only = analyze("histc", "--nvtx-include", "regex:aten::histc/")
 check(len(only) >= 2 and all(any("aten::histc" in x for x in r) for _, r in only),

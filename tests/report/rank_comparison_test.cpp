@@ -50,3 +50,33 @@ TEST(RankComparison, RunsAreKeptApart) {
 
 }  // namespace
 }  // namespace atomq::report
+
+namespace atomq::report {
+namespace {
+
+// A kernel's launches inside NVTX ranges are grouped by op (the innermost range, without
+// PyTorch's ", seq = ..." fields): the same kernel in two ops gives two rows named "OP: kernel".
+TEST(KernelSummaries, LaunchesAreGroupedByTheirNvtxOp) {
+  EXPECT_EQ(nvtx_op({"step", "aten::histc, seq = 12, op_id = 40"}), "aten::histc");
+  EXPECT_EQ(nvtx_op({"my range, with a comma"}), "my range, with a comma");
+  EXPECT_EQ(nvtx_op({}), "");
+  std::vector<ReportKernel> kernels{launch("void fill(float*)", std::nullopt, 10),
+                                    launch("void fill(float*)", std::nullopt, 20),
+                                    launch("void fill(float*)", std::nullopt, 30)};
+  for (auto& k : kernels) k.label = "job/fill";
+  kernels[0].profile.nvtx = {"step", "aten::zeros, seq = 1"};
+  kernels[1].profile.nvtx = {"step", "aten::histc, seq = 2"};
+  kernels[2].profile.nvtx = {"step", "aten::zeros, seq = 3"};
+  const auto summaries = summarize_kernels(kernels);
+  ASSERT_EQ(summaries.size(), 2u);
+  EXPECT_EQ(summaries[0].name, "aten::zeros: job/fill");  // 40 ns, the most time
+  EXPECT_EQ(summaries[0].op, "aten::zeros");
+  EXPECT_EQ(summaries[0].launches.size(), 2u);
+  EXPECT_EQ(summaries[1].name, "aten::histc: job/fill");
+  for (auto& k : kernels) k.profile.nvtx.clear();
+  ASSERT_EQ(summarize_kernels(kernels).size(), 1u);
+  EXPECT_EQ(summarize_kernels(kernels)[0].name, "job/fill");
+}
+
+}  // namespace
+}  // namespace atomq::report

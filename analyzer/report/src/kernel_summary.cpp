@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "atomq/common/statistics.hpp"
 #include "report_format.hpp"
@@ -67,15 +68,28 @@ std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel
 
 }  // namespace
 
+std::string nvtx_op(const std::vector<std::string>& ranges) {
+  if (ranges.empty()) return "";
+  std::string op = ranges.back();
+  // PyTorch's emit_nvtx() appends the op's sequence number, id and sizes: the op is the name.
+  for (const char* field : {", seq = ", ", stashed seq = ", ", op_id = ", ", sizes = "})
+    if (const auto at = op.find(field); at != std::string::npos) op.resize(at);
+  return op;
+}
+
 std::vector<KernelSummary> summarize_kernels(const std::vector<ReportKernel>& kernels) {
   std::vector<KernelSummary> summaries;
-  std::map<std::pair<std::string, std::string>, std::size_t> index;  // (run, kernel) -> summary
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;  // (run, op, kernel) -> summary
   double all_ns = 0;
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const ReportKernel& k = kernels[i];
-    const auto key = std::make_pair(k.run_label, k.profile.kernel_name);
+    const std::string op = nvtx_op(k.profile.nvtx);
+    const auto key = std::make_tuple(k.run_label, op, k.profile.kernel_name);
     auto [at, added] = index.emplace(key, summaries.size());
-    if (added) summaries.push_back({label_without_launch(k.label), k.profile.kernel_name, k.run_label, {}, i});
+    if (added) {
+      const std::string name = label_without_launch(k.label);
+      summaries.push_back({op.empty() ? name : op + ": " + name, op, k.profile.kernel_name, k.run_label, {}, i});
+    }
     KernelSummary& s = summaries[at->second];
     s.launches.push_back(i);
     if (k.duration_ns) {

@@ -66,7 +66,10 @@ struct ReportComparison {
 
 // One kernel of one run, its launches taken together: what a reader ranks kernels by.
 struct KernelSummary {
-  std::string name;       // short kernel name (no namespaces, template arguments, parameters)
+  // Short kernel name (no namespaces, template arguments, parameters); "OP: name" when the
+  // launches ran inside an NVTX range (`op`): a kernel's launches are then grouped by op.
+  std::string name;
+  std::string op;         // the innermost NVTX range open at the launches (PyTorch's op), "" when none
   std::string kernel;     // the profile's full kernel name
   std::string run_label;
   std::vector<std::size_t> launches;  // indices into Report::kernels, in launch order
@@ -157,6 +160,9 @@ std::string atomic_units_summary(const model::KernelAnalysis& a);
 
 // The report's kernels grouped per run and kernel, ranked by time at stake.
 std::vector<KernelSummary> summarize_kernels(const std::vector<ReportKernel>& kernels);
+// The op of a launch from its open NVTX ranges: the innermost, without PyTorch's ", seq = ..."
+// fields ("" when none is open).
+std::string nvtx_op(const std::vector<std::string>& ranges);
 // The headline lines for the top kernels of `summaries` (at most max_lines).
 std::vector<std::string> headline_lines(const std::vector<KernelSummary>& summaries,
                                         const std::vector<ReportKernel>& kernels, std::size_t max_lines);
