@@ -159,7 +159,8 @@ add_custom_target(library_kernels_cubin DEPENDS ${library_kernels_cubin})
 add_dependencies(atomq_analyzer_unit_tests library_kernels_cubin)
 target_compile_definitions(atomq_analyzer_unit_tests PRIVATE
   ATOMQ_FIXTURE_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures" ATOMQ_TEST_CUBIN="${library_kernels_cubin}"
-  ATOMQ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  ATOMQ_SOURCE_DIR="${PROJECT_SOURCE_DIR}" ATOMQ_INJECT_LIBRARY="$<TARGET_FILE:atomq_inject>")
+add_dependencies(atomq_analyzer_unit_tests atomq_inject)
 set_target_properties(atomq_analyzer_unit_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
 gtest_discover_tests(atomq_analyzer_unit_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 

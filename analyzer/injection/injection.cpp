@@ -4,6 +4,8 @@
 // profile stream named by ATOMQ_PROFILE_OUTPUT, flushed after each launch; its options come
 // from the environment (atomq/analyzer/injection_protocol.hpp). It must never crash or stop
 // the program: every failure becomes an "error" collector message and profiling stops.
+#include <cupti.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -157,4 +159,21 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
     }
   });
   return 1;  // always: a setup error goes to the profile stream, never to the program
+}
+
+// NVTX loads the library NVTX_INJECTION64_PATH names (`atomq analyze` names this one) and calls
+// this: it hands NVTX to the CUPTI instance this library uses, so that the collector's
+// subscriber gets the program's ranges. Naming libcupti's own file instead could reach a second
+// instance: a program may load its own copy of libcupti before CUDA loads this library (PyTorch
+// ships one), and the collector then uses that copy.
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* (*export_table)(uint32_t)) {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&cuptiGetResultString), &info) || info.dli_fname == nullptr) return 0;
+  void* cupti = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  if (cupti == nullptr) return 0;
+  using Init = int (*)(const void* (*)(uint32_t));
+  const auto init = reinterpret_cast<Init>(dlsym(cupti, "InitializeInjectionNvtx2"));
+  const int ok = init ? init(export_table) : 0;
+  dlclose(cupti);  // NOLOAD took a reference: give it back (the library stays loaded)
+  return ok;
 }

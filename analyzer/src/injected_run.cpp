@@ -35,15 +35,11 @@ std::string injection_library() {
 
 // The folder libcupti was loaded from: libcupti loads libnvperf_host.so by bare name, so the
 // profiled program needs that folder on its loader path.
-std::string cupti_library() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&cuptiGetResultString), &info) && info.dli_fname) return info.dli_fname;
-  return "";
-}
-
 std::string cupti_dir() {
-  const std::string library = cupti_library();
-  return library.empty() ? "" : fs::path(library).parent_path().string();
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&cuptiGetResultString), &info) && info.dli_fname)
+    return fs::path(info.dli_fname).parent_path().string();
+  return "";
 }
 
 // This process's environment plus the collector's variables.
@@ -64,10 +60,10 @@ Environment child_environment(const CollectorOptions& options, const std::string
   if (const auto old = environment.find("LD_LIBRARY_PATH"); old != environment.end() && !old->second.empty())
     ld_path += (ld_path.empty() ? "" : ":") + old->second;
   if (!ld_path.empty()) environment["LD_LIBRARY_PATH"] = ld_path;
-  // The program's NVTX calls reach CUPTI (each launch's open ranges), unless the user routes
-  // them elsewhere.
-  if (!environment.count("NVTX_INJECTION64_PATH") && !cupti_library().empty())
-    environment["NVTX_INJECTION64_PATH"] = cupti_library();
+  // The program's NVTX calls reach the collector's CUPTI through the injection library
+  // (InitializeInjectionNvtx2 in injection.cpp), unless the user routes them elsewhere.
+  if (!environment.count("NVTX_INJECTION64_PATH"))
+    environment["NVTX_INJECTION64_PATH"] = environment[env::kInjectionPath];
   write_collector_options(options, environment);
   return environment;
 }

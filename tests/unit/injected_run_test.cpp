@@ -1,5 +1,6 @@
 // Running a program under the collector's environment, several side by side: each run gets
 // its own collector variables and result, in order, and no more than `jobs` run at once.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -162,6 +163,25 @@ TEST(CollectorOptionsProtocol, NvtxPatternsTravelThroughTheEnvironment) {
   write_collector_options(CollectorOptions{}, environment);
   EXPECT_EQ(environment.count(env::kNvtxInclude), 0u);
   EXPECT_TRUE(read_collector_options(lookup).nvtx_include.empty());
+}
+
+// The program's NVTX reaches the collector's CUPTI: the injection library is what
+// NVTX_INJECTION64_PATH names, and its InitializeInjectionNvtx2 hands NVTX to the libcupti it
+// is linked with (no GPU needed: CUPTI's NVTX entry point answers without one).
+TEST(NvtxInjection, TheInjectionLibraryHandsNvtxToItsCupti) {
+  void* library = dlopen(ATOMQ_INJECT_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(library, nullptr) << dlerror();
+  using Init = int (*)(const void* (*)(uint32_t));
+  const auto init = reinterpret_cast<Init>(dlsym(library, "InitializeInjectionNvtx2"));
+  ASSERT_NE(init, nullptr) << "libatomq_inject.so does not export InitializeInjectionNvtx2";
+  EXPECT_EQ(init([](uint32_t) -> const void* { return nullptr; }), 1);
+  unsetenv("NVTX_INJECTION64_PATH");  // the user's own routing would be kept
+  setenv(env::kInjectLib, ATOMQ_INJECT_LIBRARY, 1);
+  const auto runs = run_side_by_side({"sh", "-c", std::string("[ \"$NVTX_INJECTION64_PATH\" = \"$") +
+                                                    env::kInjectionPath + "\" ]"},
+                                     {CollectorOptions{}}, {"/tmp/atomq_nvtx_env_" + std::to_string(getpid())}, 1);
+  EXPECT_EQ(runs[0].exit_code, 0) << "NVTX_INJECTION64_PATH is not the injection library";
+  unsetenv(env::kInjectLib);
 }
 
 // The parent's options reach the injected library unchanged; graph replay and copies of the
