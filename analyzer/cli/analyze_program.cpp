@@ -287,7 +287,13 @@ int run_program(const AnalyzeArgs& a) {
     return r.exit_code != 0 ? r.exit_code : kExitProfilingFailed;
   }
   if (r.profiles.empty() && r.exit_code == 0)
-    fmt::print(stderr, "atomq: the program launched no kernel that was profiled\n");
+    fmt::print(stderr, "atomq: the program launched no kernel that was profiled{}\n",
+               a.collector.nvtx_include.empty()
+                   ? ""
+                   : fmt::format(" ({} launch(es) not selected by the filters; a launch sees only the NVTX "
+                                 "ranges that reach atomq through NVTX_INJECTION64_PATH, which analyze sets to "
+                                 "its injection library unless the program's environment sets it)",
+                                 r.info.launches.launches_filtered));
   return r.exit_code != 0 ? r.exit_code : rc;
 }
 
