@@ -29,26 +29,34 @@ namespace {
 constexpr int kExitProfilingFailed = 4;
 constexpr int kExitCannotRun = 127;  // as a shell says a command was not found
 
-// The per-instruction runs, one per symbol, `instruction_jobs` side by side. A run that fails
-// beside others (e.g. the program wants most of the GPU's memory) is repeated alone.
+// The per-instruction runs, one per symbol, `instruction_jobs` side by side. Each ends its
+// program once it has the kernel's counts (the counters' run already ran it whole) and writes
+// the program's output to OUTPUT.instructions-N.log, not the terminal. A run that fails beside
+// others (e.g. the program wants most of the GPU's memory) is repeated alone.
 std::vector<analyzer::InjectedRun> instruction_runs(const AnalyzeArgs& a, const std::vector<std::string>& symbols) {
   std::vector<analyzer::CollectorOptions> options;
-  std::vector<std::string> streams;
+  std::vector<std::string> streams, logs;
   for (size_t i = 0; i < symbols.size(); ++i) {
     options.push_back(a.collector);
     options.back().instruction_symbol = symbols[i];
     options.back().instruction_launches = a.instruction_launches;
+    options.back().stop_after_instructions = true;
     streams.push_back(a.output + ".instructions-" + std::to_string(i) + ".jsonl");
+    logs.push_back(a.output + ".instructions-" + std::to_string(i) + ".log");
   }
   const int jobs = std::min<int>(a.instruction_jobs, static_cast<int>(symbols.size()));
-  std::vector<analyzer::InjectedRun> runs = analyzer::run_side_by_side(a.program, options, streams, jobs);
-  if (jobs > 1)
-    for (size_t i = 0; i < runs.size(); ++i)
-      if (runs[i].instructions.empty() && runs[i].exit_code != 0) {
-        spdlog::warn("the per-instruction run for {} failed beside others (exit code {}): running it alone",
-                     symbols[i], runs[i].exit_code);
-        runs[i] = analyzer::run_under_injection(a.program, options[i], streams[i]);
-      }
+  std::vector<analyzer::InjectedRun> runs = analyzer::run_side_by_side(a.program, options, streams, jobs, logs);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (!runs[i].instructions.empty() || runs[i].exit_code == 0) continue;
+    if (jobs > 1) {
+      spdlog::warn("the per-instruction run for {} failed beside others (exit code {}): running it alone",
+                   symbols[i], runs[i].exit_code);
+      runs[i] = analyzer::run_side_by_side(a.program, {options[i]}, {streams[i]}, 1, {logs[i]}).front();
+    }
+    if (runs[i].instructions.empty() && runs[i].exit_code != 0)
+      spdlog::warn("the per-instruction run for {} exited with code {}: its output is in {}", symbols[i],
+                   runs[i].exit_code, logs[i]);
+  }
   return runs;
 }
 
