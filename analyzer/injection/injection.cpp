@@ -37,8 +37,8 @@ using atomq::run::ProfileStreamWriter;
 std::unique_ptr<ProfileStreamWriter> g_writer;
 std::unique_ptr<KernelProfilingSession> g_session;
 std::unique_ptr<atomq::analyzer::InstructionProfilingSession> g_instructions;
-atomq::model::ProcessTag g_process;
-bool g_exiting = false;  // in flush_at_exit: the program is ending by itself  // tags every profile: the parent merges the processes' streams
+atomq::model::ProcessTag g_process;  // tags every profile: the parent merges the processes' streams
+bool g_exiting = false;              // in flush_at_exit: the program is ending by itself
 
 void report_error(const std::string& text) {
   if (!g_writer) return;
@@ -111,7 +111,7 @@ void start_profiling(const char* stream_path) {
   const bool root = parent == nullptr || std::to_string(getppid()) == parent;
   g_writer = std::make_unique<ProfileStreamWriter>(atomq::run::claim_process_stream(stream_path, g_process, root));
   const atomq::analyzer::CollectorOptions collector = atomq::analyzer::read_collector_options();
-  if (!collector.instruction_symbol.empty() || !collector.instruction_kernel.empty()) {
+  if (collector.collects_instructions()) {
     // A per-instruction run: no counters (the two collections must not share a process).
     atomq::analyzer::InstructionCollectorOptions options{collector.instruction_symbol, collector.instruction_launches};
     if (collector.instruction_symbol.empty()) options.filter.emplace(collector.instruction_kernel);

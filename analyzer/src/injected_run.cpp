@@ -263,7 +263,7 @@ std::vector<InjectedRun> run_side_by_side(const std::vector<std::string>& progra
     auto wait_oldest = [&] {
       status[waited] = wait_for(started[waited].pid);
       const CollectorOptions& o = options[waited];
-      if (!o.instruction_symbol.empty() || !o.instruction_kernel.empty()) open_gpu_gate(o.gpu_gate);
+      if (o.collects_instructions()) open_gpu_gate(o.gpu_gate);
       ++waited;
     };
     try {

@@ -8,16 +8,12 @@ import pathlib
 import subprocess
 import sys
 
-from gpu_skip import require_gpu
+from gpu_skip import require_gpu, require_torch_cuda
 
 atomq, script, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 work.mkdir(parents=True, exist_ok=True)
 require_gpu(atomq)
-probe = subprocess.run([sys.executable, "-c", "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)"],
-                       capture_output=True)
-if probe.returncode != 0:
-    print("SKIPPED: no PyTorch with CUDA for this Python")
-    sys.exit(77)
+require_torch_cuda()
 out = work / "torch.json"
 p = subprocess.run([atomq, "analyze", "--instructions", "0", "-o", str(out), "--", sys.executable, script],
                    capture_output=True, text=True, timeout=900)

@@ -18,6 +18,15 @@ def require_tool(name, why):
         sys.exit(77)
 
 
+def require_torch_cuda():
+    """Skips unless this Python has PyTorch built for CUDA with a device."""
+    probe = subprocess.run([sys.executable, "-c", "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        print("SKIPPED: no PyTorch with CUDA for this Python")
+        sys.exit(77)
+
+
 def gpu_count():
     """The GPUs nvidia-smi lists (0 without it)."""
     try:

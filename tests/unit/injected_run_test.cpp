@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include "atomq/analyzer/injected_run.hpp"
@@ -15,6 +16,14 @@ namespace atomq::analyzer {
 namespace {
 
 namespace fs = std::filesystem;
+
+// What the injected library reads from `environment` (read_collector_options' lookup).
+std::function<const char*(const char*)> lookup_in(const Environment& environment) {
+  return [&environment](const char* name) -> const char* {
+    const auto it = environment.find(name);
+    return it == environment.end() ? nullptr : it->second.c_str();
+  };
+}
 
 class SideBySide : public ::testing::Test {
  protected:
@@ -114,10 +123,7 @@ TEST_F(SideBySide, AnEndedPerInstructionRunOpensTheGateAndItsOutputGoesToItsFile
 // takes the place of a filter; a run with neither carries no per-instruction variable.
 TEST(CollectorOptionsProtocol, PerInstructionFilterStopAndGateTravelThroughTheEnvironment) {
   Environment environment;
-  auto lookup = [&environment](const char* name) -> const char* {
-    const auto it = environment.find(name);
-    return it == environment.end() ? nullptr : it->second.c_str();
-  };
+  const auto lookup = lookup_in(environment);
   CollectorOptions beside;
   beside.instruction_kernel = "regex:kernelHistogram";
   beside.instruction_launches = 2;
@@ -149,10 +155,7 @@ TEST(CollectorOptionsProtocol, PerInstructionFilterStopAndGateTravelThroughTheEn
 // NVTX range patterns travel one per line, names with spaces, commas and slashes intact.
 TEST(CollectorOptionsProtocol, NvtxPatternsTravelThroughTheEnvironment) {
   Environment environment;
-  auto lookup = [&environment](const char* name) -> const char* {
-    const auto it = environment.find(name);
-    return it == environment.end() ? nullptr : it->second.c_str();
-  };
+  const auto lookup = lookup_in(environment);
   CollectorOptions options;
   options.nvtx_include = {"regex:aten::histc, seq/", "step/forward/"};
   options.nvtx_exclude = {"regex:aten::mm/"};
@@ -193,10 +196,7 @@ TEST(CollectorOptionsProtocol, GraphReplayTravelsThroughTheEnvironment) {
   off.keep_loaded_code = false;
   off.device = 1;
   write_collector_options(off, environment);
-  auto lookup = [&environment](const char* name) -> const char* {
-    const auto it = environment.find(name);
-    return it == environment.end() ? nullptr : it->second.c_str();
-  };
+  const auto lookup = lookup_in(environment);
   const CollectorOptions read = read_collector_options(lookup);
   EXPECT_FALSE(read.replay_graphs);
   EXPECT_FALSE(read.keep_loaded_code);

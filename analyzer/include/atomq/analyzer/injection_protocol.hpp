@@ -74,6 +74,8 @@ struct CollectorOptions {
   bool stop_after_instructions = false;
   // Non-empty: env::kGpuGate's file (a per-instruction run opens it, a counters run waits).
   std::string gpu_gate;
+  // A per-instruction run (of a named symbol or of the first kernel a filter selects).
+  bool collects_instructions() const { return !instruction_symbol.empty() || !instruction_kernel.empty(); }
   // Only launches inside these NVTX ranges, none inside those (ncu's syntax, nvtx_filter.hpp).
   std::vector<std::string> nvtx_include, nvtx_exclude;
 };
@@ -126,7 +128,7 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   };
   set_or_erase(env::kInstructionSymbol, options.instruction_symbol);
   set_or_erase(env::kInstructionKernel, options.instruction_symbol.empty() ? options.instruction_kernel : "");
-  const bool instructions = !options.instruction_symbol.empty() || !options.instruction_kernel.empty();
+  const bool instructions = options.collects_instructions();
   set_or_erase(env::kInstructionLaunches, instructions ? std::to_string(options.instruction_launches) : "");
   set_or_erase(env::kInstructionStop, instructions && options.stop_after_instructions ? "1" : "");
   set_or_erase(env::kGpuGate, options.gpu_gate);
