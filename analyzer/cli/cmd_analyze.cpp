@@ -194,6 +194,12 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
       ->check(nvtx_check);
   sub->add_option("--nvtx-exclude", c.nvtx_exclude, "no launch inside this NVTX range (same syntax); repeatable")
       ->check(nvtx_check);
+  sub->add_option_function<std::string>(
+         "--profile-from-start",
+         [&c](const std::string& v) { c.profile_from_start = v == "on" || v == "yes" || v == "1"; },
+         "on (default) or off: off profiles only launches between cudaProfilerStart and cudaProfilerStop, as "
+         "ncu's --profile-from-start off")
+      ->check(CLI::IsMember({"on", "off", "yes", "no", "1", "0"}));
   sub->add_option("-s,--launch-skip", c.launch_skip, "skip this many matching launches first")->check(check_count);
   sub->add_option("-c,--launch-count", c.launch_count, "profile at most this many matching launches")
       ->check(check_count);
@@ -235,7 +241,7 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
       ->check(CLI::Range(1, 64));
   sub->add_option("program", args->program, "-- PROGRAM ARGS...");
   sub->parse_complete_callback([sub = sub, args = args] {
-    for (const char* name : {"--device", "--nvtx-include", "--nvtx-exclude", "--instructions", "--instructions-kernel",
+    for (const char* name : {"--device", "--nvtx-include", "--nvtx-exclude", "--profile-from-start", "--instructions", "--instructions-kernel",
                              "--instruction-launches",
                              "--instruction-jobs", "--no-graph-replay", "--no-loaded-code"})
       if (sub->count(name) > 0) args->program_only_given.push_back(name);

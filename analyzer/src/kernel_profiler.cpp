@@ -91,6 +91,7 @@ struct KernelProfilingSession::State {
   bool wants(const std::string& mangled, const std::vector<std::string>& nvtx) {
     if (options.kernel_filter && !options.kernel_filter->matches(mangled, demangle(mangled))) return false;
     if (options.nvtx_filter && !options.nvtx_filter->selects(nvtx)) return false;
+    if (!options.profile_from_start && !detail::capture_range_open()) return false;
     const long long ordinal = matching_seen++;
     if (ordinal < options.launch_skip) return false;
     if (options.launch_count >= 0 && ordinal >= options.launch_skip + options.launch_count) return false;
@@ -375,6 +376,7 @@ struct KernelProfilingSession::State {
                                 const void* raw) {
     auto* self = static_cast<State*>(user);
     if (domain == CUPTI_CB_DOMAIN_NVTX) return detail::on_nvtx(id, raw);  // this thread's ranges
+    if (detail::on_capture_call(domain, id)) return;                        // cuProfilerStart/Stop
     // Modules load whoever runs (a lazy load may happen inside atomq's own graph relaunch).
     if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
         (id == CUPTI_CBID_RESOURCE_MODULE_LOADED || id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
@@ -456,11 +458,8 @@ KernelProfilingSession::KernelProfilingSession(ProfilerOptions options, ProfileS
 
   state_->subscriber = subscribe_to_launches(&State::callback, state_.get());
   detail::enable_nvtx_callbacks(state_->subscriber);
-  for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
-    ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
-  for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,
-                              CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING})
-    ATOMQ_CUPTI(cuptiEnableCallback(1, state_->subscriber, CUPTI_CB_DOMAIN_RESOURCE, id));
+  if (!state_->options.profile_from_start) detail::enable_capture_callbacks(state_->subscriber);
+  detail::enable_graph_callbacks(state_->subscriber);
   if (!state_->options.loaded_code_directory.empty()) {
     state_->code = std::make_unique<LoadedCodeStore>(state_->options.loaded_code_directory,
                                                      std::to_string(getpid()));

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "atomq/cuda/check.hpp"
 #include "driver_api.hpp"
 #include "kernel_profiler_internal.hpp"
 
@@ -141,6 +142,14 @@ GraphKernels list_graph_kernels(CUgraph graph, size_t max_kernels) {
     return out;
   }
   return out;
+}
+
+void enable_graph_callbacks(CUpti_SubscriberHandle subscriber) {
+  for (CUpti_CallbackId id : {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+    ATOMQ_CUPTI(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
+  for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,
+                              CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING})
+    ATOMQ_CUPTI(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, id));
 }
 
 }  // namespace atomq::analyzer::detail

@@ -127,6 +127,14 @@ const std::vector<std::string>& open_nvtx_ranges();
 void on_nvtx(CUpti_CallbackId id, const void* cbdata);
 void enable_nvtx_callbacks(CUpti_SubscriberHandle subscriber);
 
+// The program's capture range (cuProfilerStart/Stop, kernel_profiler_capture.cpp): whether it is
+// open, and the callback's handler (true where `id` was one of those calls).
+bool capture_range_open();
+// The graph launch and graph/context lifetime callbacks (kernel_profiler_graph.cpp).
+void enable_graph_callbacks(CUpti_SubscriberHandle subscriber);
+bool on_capture_call(CUpti_CallbackDomain domain, CUpti_CallbackId id);
+void enable_capture_callbacks(CUpti_SubscriberHandle subscriber);
+
 // The kernel nodes of an instantiated graph, in execution order (kernel_profiler_graph.cpp).
 struct GraphKernels {
   std::vector<PendingLaunch> kernels;

@@ -1,6 +1,8 @@
 """Execute `atomq analyze -- lanes_app` (injection) and validate e per kernel: measured from the
 data-bytes counter, exact (1e-6) for ATOMS.POPC.INC, ADD and CAS at e = 1, 8, 32; assumed,
-with the reason named, for the CAS loop's ATOMS.CAST.SPIN. GPU and cuobjdump only."""
+with the reason named, for the CAS loop's ATOMS.CAST.SPIN. Then `--profile-from-start off`: only
+the three launches inside the program's cudaProfilerStart/Stop range (the e = 8 kernels) are
+profiled. GPU and cuobjdump only."""
 import json
 import pathlib
 import subprocess
@@ -35,6 +37,17 @@ for name, k in sorted(kernels.items()):
     checked += 1
 if checked != 10:
     failures.append(f"{checked} kernels checked, expected 10: {sorted(kernels)}")
+
+# The program's capture range: the e = 8 kernels only, the other seven launches passed over.
+ranged = work / "ranged.json"
+p = subprocess.run([atomq, "analyze", "--profile-from-start", "off", "--instructions", "0", "-o", str(ranged),
+                    "--", app], capture_output=True, text=True, timeout=600)
+assert p.returncode == 0, f"--profile-from-start off: rc {p.returncode}\n{p.stderr}"
+run = json.loads(ranged.read_text())
+names = sorted(k["profile"]["kernel"]["name"] for k in run["kernels"])
+print("--profile-from-start off:", names, run.get("launches"))
+if len(names) != 3 or not all(n.startswith(f"{op}_lanes<8>") for n, op in zip(names, ("add", "cas", "popc"))):
+    failures.append(f"--profile-from-start off profiled {names}, expected the three <8> kernels")
 for f in failures:
     print("FAIL:", f)
 sys.exit(1 if failures else 0)

@@ -168,6 +168,21 @@ TEST(CollectorOptionsProtocol, NvtxPatternsTravelThroughTheEnvironment) {
   EXPECT_TRUE(read_collector_options(lookup).nvtx_include.empty());
 }
 
+// --profile-from-start off travels as "0"; on (the default) leaves no variable, and a value the
+// user's shell left over is removed.
+TEST(CollectorOptionsProtocol, ProfileFromStartTravelsThroughTheEnvironment) {
+  Environment environment{{env::kProfileFromStart, "0"}};
+  const auto lookup = lookup_in(environment);
+  EXPECT_FALSE(read_collector_options(lookup).profile_from_start);
+  write_collector_options(CollectorOptions{}, environment);
+  EXPECT_EQ(environment.count(env::kProfileFromStart), 0u);
+  EXPECT_TRUE(read_collector_options(lookup).profile_from_start);
+  CollectorOptions off;
+  off.profile_from_start = false;
+  write_collector_options(off, environment);
+  EXPECT_FALSE(read_collector_options(lookup).profile_from_start);
+}
+
 // The program's NVTX reaches the collector's CUPTI: the injection library is what
 // NVTX_INJECTION64_PATH names, and its InitializeInjectionNvtx2 hands NVTX to the libcupti it
 // is linked with (no GPU needed: CUPTI's NVTX entry point answers without one).

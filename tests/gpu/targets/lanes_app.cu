@@ -6,7 +6,9 @@
 //   cas_lanes<E>    ATOMS.CAS (one attempt, no loop), E lanes, distinct words
 //   float_spin      float atomicAdd: a CAS loop (ATOMS.CAST.SPIN), 32 lanes, distinct words:
 //                   its data bytes do not count lanes, so e stays assumed
-// for E in 1, 8, 32, each launched once.
+// for E in 1, 8, 32, each launched once. The E = 8 launches are the program's capture range
+// (cudaProfilerStart / cudaProfilerStop): `--profile-from-start off` profiles those three only.
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -73,7 +75,9 @@ int main() {
   unsigned int* out = nullptr;
   CHECK(cudaMalloc(&out, sizeof(unsigned int) * kBlocks * kThreads));
   launch_all<1>(out);
+  CHECK(cudaProfilerStart());
   launch_all<8>(out);
+  CHECK(cudaProfilerStop());
   launch_all<32>(out);
   float_spin<<<kBlocks, kThreads>>>(reinterpret_cast<float*>(out));
   CHECK(cudaGetLastError());

@@ -37,6 +37,8 @@ inline constexpr const char* kGpuGate = "ATOMQ_GPU_GATE";
 // NVTX range patterns (nvtx_filter.hpp), one per line.
 inline constexpr const char* kNvtxInclude = "ATOMQ_NVTX_INCLUDE";
 inline constexpr const char* kNvtxExclude = "ATOMQ_NVTX_EXCLUDE";
+// 0: profile nothing until the program calls cudaProfilerStart (ncu's --profile-from-start off).
+inline constexpr const char* kProfileFromStart = "ATOMQ_PROFILE_FROM_START";
 // atomq's pid: the process whose parent it is, the program atomq started, writes the profile
 // stream itself; every other process writes one beside it (atomq/analyzer/process_streams.hpp).
 inline constexpr const char* kParentPid = "ATOMQ_PARENT_PID";
@@ -78,6 +80,8 @@ struct CollectorOptions {
   bool collects_instructions() const { return !instruction_symbol.empty() || !instruction_kernel.empty(); }
   // Only launches inside these NVTX ranges, none inside those (ncu's syntax, nvtx_filter.hpp).
   std::vector<std::string> nvtx_include, nvtx_exclude;
+  // false: only launches between cudaProfilerStart and cudaProfilerStop (cuProfilerStart/Stop).
+  bool profile_from_start = true;
 };
 
 // Patterns one per line, and back (a range name holds no line break).
@@ -134,6 +138,7 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   set_or_erase(env::kGpuGate, options.gpu_gate);
   set_or_erase(env::kNvtxInclude, joined_lines(options.nvtx_include));
   set_or_erase(env::kNvtxExclude, joined_lines(options.nvtx_exclude));
+  set_or_erase(env::kProfileFromStart, options.profile_from_start ? "" : "0");
 }
 
 // For the injected library: the options from the environment `lookup` reads (default: this
@@ -161,6 +166,7 @@ inline CollectorOptions read_collector_options(
   if (const char* gate = lookup(env::kGpuGate); gate && *gate) options.gpu_gate = gate;
   if (const char* include = lookup(env::kNvtxInclude); include && *include) options.nvtx_include = split_lines(include);
   if (const char* exclude = lookup(env::kNvtxExclude); exclude && *exclude) options.nvtx_exclude = split_lines(exclude);
+  options.profile_from_start = number(env::kProfileFromStart, 1) != 0;
   return options;
 }
 

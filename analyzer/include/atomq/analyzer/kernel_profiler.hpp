@@ -23,6 +23,9 @@ struct ProfilerOptions {
   std::vector<std::string> metrics;           // default: atomq_metric_names()
   std::optional<KernelFilter> kernel_filter;  // profile only matching kernels (kernel_filter.hpp)
   std::optional<NvtxFilter> nvtx_filter;      // and only launches inside these NVTX ranges (nvtx_filter.hpp)
+  // false: nothing is profiled until the program calls cuProfilerStart / cudaProfilerStart, and
+  // nothing after cuProfilerStop until the next start (ncu's --profile-from-start off).
+  bool profile_from_start = true;
   long long launch_skip = 0;                  // matching launches to let pass first
   long long launch_count = -1;                // then profile this many (-1: all)
   int device = -1;                            // profile only this device ordinal (-1: all)
