@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Assembles the atomq wheel from a build (no package index, no build backend: these machines
 reach none): the Python package (build/python/atomq: __init__.py, __main__.py, the pybind11
-module), the host-only command line (build/bin/atomq, as atomq/bin/atomq) and its data
+module), the host-only command line (build/bin/atomq, as atomq/bin/atomq), a CUDA build's
+libatomq_profile.so (atomq/lib, for atomq.profile()) and its data
 (build/share/atomq, as atomq/share/atomq), with the metadata of python/pyproject.toml.
 
     make_wheel.py BUILD_DIR OUT_DIR      -> OUT_DIR/atomq-VERSION-TAG.whl (its path printed)"""
@@ -39,6 +40,9 @@ def package_files(build):
     if not cli.is_file():
         fail(f"no {cli} (build the atomq target)")
     files.append(("atomq/bin/atomq", cli))
+    profile_library = build / "lib" / "libatomq_profile.so"  # a CUDA build's: atomq.profile()
+    if profile_library.is_file():
+        files.append(("atomq/lib/libatomq_profile.so", profile_library))
     data = build / "share" / "atomq"
     if not (data / "tables").is_dir():
         fail(f"no data folder {data} (build the atomq_data target)")

@@ -183,3 +183,9 @@ set_target_properties(atomq_sass_unit_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBR
 add_dependencies(atomq_sass_unit_tests atomq-gpu multi_kernel_app)
 gtest_discover_tests(atomq_sass_unit_tests PROPERTIES LABELS unit
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
+
+# atomq.profile() in a PyTorch program, through libatomq_profile.so (GPU, PyTorch).
+add_test(NAME integration.python_profile
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_python_profile.py
+          ${ATOMQ_CLI} ${CMAKE_BINARY_DIR}/python ${CMAKE_CURRENT_BINARY_DIR}/integration_work/python_profile)
+set_tests_properties(integration.python_profile PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
