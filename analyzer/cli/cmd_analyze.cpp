@@ -154,6 +154,30 @@ int run_analyze(const AnalyzeArgs& a) {
   return a.ncu_csv.empty() ? run_program(a) : run_ncu_csv(a, a.ncu_csv);
 }
 
+// The launches a program's own markers select: NVTX ranges and the capture range.
+void add_range_options(CLI::App* sub, analyzer::CollectorOptions& c) {
+  const auto nvtx_check = [](const std::string& v) -> std::string {
+    try {
+      analyzer::NvtxRangePattern pattern(v);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  sub->add_option("--nvtx-include", c.nvtx_include,
+                  "only launches inside this NVTX push/pop range, as ncu's: \"A/\", \"A/B/\" (B directly inside "
+                  "A), \"*\" any one range, \"regex:aten::histc/\"; repeatable (any of them)")
+      ->check(nvtx_check);
+  sub->add_option("--nvtx-exclude", c.nvtx_exclude, "no launch inside this NVTX range (same syntax); repeatable")
+      ->check(nvtx_check);
+  sub->add_option_function<std::string>(
+         "--profile-from-start",
+         [&c](const std::string& v) { c.profile_from_start = v == "on" || v == "yes" || v == "1"; },
+         "on (default) or off: off profiles only launches between cudaProfilerStart and cudaProfilerStop, as "
+         "ncu's --profile-from-start off")
+      ->check(CLI::IsMember({"on", "off", "yes", "no", "1", "0"}));
+}
+
 }  // namespace
 
 void add_analyze_command(CLI::App& app, CommandRunner& selected) {
@@ -180,26 +204,7 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
         }
         return "";
       });
-  const auto nvtx_check = [](const std::string& v) -> std::string {
-    try {
-      analyzer::NvtxRangePattern pattern(v);
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "";
-  };
-  sub->add_option("--nvtx-include", c.nvtx_include,
-                  "only launches inside this NVTX push/pop range, as ncu's: \"A/\", \"A/B/\" (B directly inside "
-                  "A), \"*\" any one range, \"regex:aten::histc/\"; repeatable (any of them)")
-      ->check(nvtx_check);
-  sub->add_option("--nvtx-exclude", c.nvtx_exclude, "no launch inside this NVTX range (same syntax); repeatable")
-      ->check(nvtx_check);
-  sub->add_option_function<std::string>(
-         "--profile-from-start",
-         [&c](const std::string& v) { c.profile_from_start = v == "on" || v == "yes" || v == "1"; },
-         "on (default) or off: off profiles only launches between cudaProfilerStart and cudaProfilerStop, as "
-         "ncu's --profile-from-start off")
-      ->check(CLI::IsMember({"on", "off", "yes", "no", "1", "0"}));
+  add_range_options(sub, c);
   sub->add_option("-s,--launch-skip", c.launch_skip, "skip this many matching launches first")->check(check_count);
   sub->add_option("-c,--launch-count", c.launch_count, "profile at most this many matching launches")
       ->check(check_count);
