@@ -189,3 +189,10 @@ add_test(NAME integration.python_profile
   COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_python_profile.py
           ${ATOMQ_CLI} ${CMAKE_BINARY_DIR}/python ${CMAKE_CURRENT_BINARY_DIR}/integration_work/python_profile)
 set_tests_properties(integration.python_profile PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# Triton's float atomic_max and atomic_add into one address: the op from the SASS (GPU, Triton).
+add_test(NAME integration.analyze_triton_ops
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_triton_ops.py
+          ${ATOMQ_CLI} ${PROJECT_SOURCE_DIR}/validation/third_party/triton_atomics.py
+          ${CMAKE_CURRENT_BINARY_DIR}/integration_work/triton_ops)
+set_tests_properties(integration.analyze_triton_ops PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
