@@ -105,7 +105,7 @@ std::optional<GlobalOpMatch> match_global_atomic(const std::string& opcode) {
   auto exact = [](Op op) { return GlobalOpMatch{op, false}; };
   auto stand_in = [](Op op) { return GlobalOpMatch{op, true}; };
   if (o == "ADD") {
-    if (p.type == "F32") return reduction ? exact(Op::kRedAddF32) : stand_in(Op::kAtomAddF16x2);  // 4-byte float ATOM
+    if (p.type == "F32") return exact(reduction ? Op::kRedAddF32 : Op::kAtomAddF32);
     if (p.type == "F64") return exact(reduction ? Op::kRedAddF64 : Op::kAtomAddF64);
     if (p.type == "F16x2") return reduction ? stand_in(Op::kAtomAddF16x2) : exact(Op::kAtomAddF16x2);
     if (p.type == "BF16x2") return reduction ? stand_in(Op::kAtomAddBF16x2) : exact(Op::kAtomAddBF16x2);
@@ -126,6 +126,8 @@ std::optional<GlobalOpMatch> match_global_atomic(const std::string& opcode) {
   const bool integer_update = o == "MIN" || o == "MAX" || o == "AND" || o == "OR" || o == "XOR" ||
                               o == "INC" || o == "DEC";
   if (!integer_update || !(u32 || s32 || b64)) return std::nullopt;
+  if (!reduction && !b64 && o == "MAX") return s32 ? exact(Op::kAtomMaxS32) : stand_in(Op::kAtomMaxS32);
+  if (!reduction && !b64 && o == "MIN") return u32 ? exact(Op::kAtomMinU32) : stand_in(Op::kAtomMinU32);
   if (!reduction) return stand_in(b64 ? Op::kAtomAddU64 : Op::kAtomAddU32);  // result returned
   if (b64) return stand_in(Op::kRedAddU64);
   if (o == "MIN") return u32 ? exact(Op::kRedMinU32) : stand_in(Op::kRedMinU32);

@@ -19,6 +19,8 @@ template <> struct WordOf<GlobalAtomicOp::kAtomCasU64> { using type = unsigned l
 template <> struct WordOf<GlobalAtomicOp::kAtomAddU64> { using type = unsigned long long; };
 template <> struct WordOf<GlobalAtomicOp::kAtomExchU64> { using type = unsigned long long; };
 template <> struct WordOf<GlobalAtomicOp::kRedAddF32> { using type = float; };
+template <> struct WordOf<GlobalAtomicOp::kAtomAddF32> { using type = float; };
+template <> struct WordOf<GlobalAtomicOp::kAtomMaxS32> { using type = int; };
 template <> struct WordOf<GlobalAtomicOp::kRedAddF64> { using type = double; };
 template <> struct WordOf<GlobalAtomicOp::kAtomAddF64> { using type = double; };
 template <> struct WordOf<GlobalAtomicOp::kAtomAddF16x2> { using type = __half2; };
@@ -61,6 +63,12 @@ __device__ __forceinline__ unsigned int issue(Word* word, unsigned int j) {
     return atomicExch(word, j);
   } else if constexpr (kOp == Op::kAtomExchU64) {
     return static_cast<unsigned int>(atomicExch(word, static_cast<U64>(j)));
+  } else if constexpr (kOp == Op::kAtomAddF32) {
+    return __float_as_uint(atomicAdd(word, 1.0f));
+  } else if constexpr (kOp == Op::kAtomMaxS32) {
+    return static_cast<unsigned int>(atomicMax(word, static_cast<int>(j)));
+  } else if constexpr (kOp == Op::kAtomMinU32) {
+    return atomicMin(word, 0x7fffffffu - j);
   } else {
     static_assert(kOp == Op::kRedOrU32);
     atomicOr(word, 1u << j);

@@ -165,6 +165,10 @@ TEST(SassAtomics, GlobalOpcodesMapToTheVocabulary) {
   EXPECT_EQ(exact("ATOMG.E.EXCH.STRONG.GPU"), Op::kAtomExchU32);
   EXPECT_EQ(exact("ATOMG.E.EXCH.64.STRONG.GPU"), Op::kAtomExchU64);
   EXPECT_EQ(exact("REDG.E.OR.STRONG.GPU"), Op::kRedOrU32);
+  // Triton's float atomic_add and atomic_max (integer max / min on the bits), results returned.
+  EXPECT_EQ(exact("ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU"), Op::kAtomAddF32);
+  EXPECT_EQ(exact("ATOMG.E.MAX.S32.STRONG.GPU"), Op::kAtomMaxS32);
+  EXPECT_EQ(exact("ATOMG.E.MIN.STRONG.GPU"), Op::kAtomMinU32);
 
   EXPECT_EQ(stand_in("REDG.E.MAX.S32.STRONG.GPU"), Op::kRedMaxU32);
   EXPECT_EQ(stand_in("REDG.E.MIN.S32.STRONG.GPU"), Op::kRedMinU32);
@@ -172,9 +176,10 @@ TEST(SassAtomics, GlobalOpcodesMapToTheVocabulary) {
   EXPECT_EQ(stand_in("REDG.E.AND.STRONG.GPU"), Op::kRedOrU32);
   EXPECT_EQ(stand_in("REDG.E.INC.STRONG.GPU"), Op::kRedAddU32);
   EXPECT_EQ(stand_in("REDG.E.MAX.64.STRONG.GPU"), Op::kRedAddU64);
-  EXPECT_EQ(stand_in("ATOMG.E.MAX.STRONG.GPU"), Op::kAtomAddU32);
+  EXPECT_EQ(stand_in("ATOMG.E.MAX.STRONG.GPU"), Op::kAtomMaxS32);  // unsigned max: the signed one's cells
+  EXPECT_EQ(stand_in("ATOMG.E.MIN.S32.STRONG.GPU"), Op::kAtomMinU32);
+  EXPECT_EQ(stand_in("ATOMG.E.XOR.STRONG.GPU"), Op::kAtomAddU32);
   EXPECT_EQ(stand_in("ATOMG.E.OR.64.STRONG.GPU"), Op::kAtomAddU64);
-  EXPECT_EQ(stand_in("ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU"), Op::kAtomAddF16x2);  // a 4-byte float ATOM
   EXPECT_EQ(stand_in("REDG.E.ADD.F16x2.RN.STRONG.GPU"), Op::kAtomAddF16x2);
 
   EXPECT_EQ(an::match_global_atomic("REDG.E.ADD.F32x4.FTZ.RN.STRONG.GPU"), std::nullopt);

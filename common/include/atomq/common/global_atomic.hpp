@@ -30,8 +30,13 @@ enum class GlobalAtomicOp {
   kAtomExchU32,
   kAtomExchU64,
   kRedOrU32,
+  // The returning forms generated code issues: Triton's atomic_add on float32 returns the old value,
+  // and its float atomic_max is an integer max (non-negative values) and min (negative ones).
+  kAtomAddF32,
+  kAtomMaxS32,
+  kAtomMinU32,
 };
-constexpr std::array<EnumName<GlobalAtomicOp>, 16> enum_names(GlobalAtomicOp) {
+constexpr std::array<EnumName<GlobalAtomicOp>, 19> enum_names(GlobalAtomicOp) {
   return {{{GlobalAtomicOp::kRedAddU32, "red.add.u32"},
            {GlobalAtomicOp::kRedAddU64, "red.add.u64"},
            {GlobalAtomicOp::kRedAddF32, "red.add.f32"},
@@ -47,7 +52,10 @@ constexpr std::array<EnumName<GlobalAtomicOp>, 16> enum_names(GlobalAtomicOp) {
            {GlobalAtomicOp::kAtomAddU64, "atom.add.u64"},
            {GlobalAtomicOp::kAtomExchU32, "atom.exch.u32"},
            {GlobalAtomicOp::kAtomExchU64, "atom.exch.u64"},
-           {GlobalAtomicOp::kRedOrU32, "red.or.u32"}}};
+           {GlobalAtomicOp::kRedOrU32, "red.or.u32"},
+           {GlobalAtomicOp::kAtomAddF32, "atom.add.f32"},
+           {GlobalAtomicOp::kAtomMaxS32, "atom.max.s32"},
+           {GlobalAtomicOp::kAtomMinU32, "atom.min.u32"}}};
 }
 
 // What the microbenchmarks, the calibration and the what-ifs need to know of an op.
@@ -61,7 +69,7 @@ struct GlobalAtomicOpTraits {
 // double, 64-bit integer and half-pair adds are ATOMS.CAST.SPIN loops; 32-bit integer add, min,
 // max and or are single ATOMS. Exch (32- and 64-bit) is taken as a single ATOMS.EXCH, not
 // listed by that probe.
-constexpr std::array<GlobalAtomicOpTraits, 16> kGlobalAtomicOpTraits = {{
+constexpr std::array<GlobalAtomicOpTraits, 19> kGlobalAtomicOpTraits = {{
     {GlobalAtomicOp::kRedAddU32, 4, false, false},
     {GlobalAtomicOp::kRedAddU64, 8, false, true},
     {GlobalAtomicOp::kRedAddF32, 4, false, true},
@@ -78,6 +86,9 @@ constexpr std::array<GlobalAtomicOpTraits, 16> kGlobalAtomicOpTraits = {{
     {GlobalAtomicOp::kAtomExchU32, 4, true, false},
     {GlobalAtomicOp::kAtomExchU64, 8, true, false},
     {GlobalAtomicOp::kRedOrU32, 4, false, false},
+    {GlobalAtomicOp::kAtomAddF32, 4, true, true},
+    {GlobalAtomicOp::kAtomMaxS32, 4, true, false},
+    {GlobalAtomicOp::kAtomMinU32, 4, true, false},
 }};
 
 // The traits table lists every op in the enum's order, as the names table does.
