@@ -96,7 +96,8 @@ TEST(L2Law, FitsTheCommittedCalibration) {
   for (const L2LawOpTerms& o : law.ops) {
     EXPECT_GT(o.request_cycles, 1.0) << enum_name(o.op);
     EXPECT_LT(o.request_cycles, 1.5) << enum_name(o.op);
-    const bool float_add = o.op == GlobalAtomicOp::kRedAddF32 || o.op == GlobalAtomicOp::kRedAddF64 ||
+    const bool float_add = o.op == GlobalAtomicOp::kRedAddF32 || o.op == GlobalAtomicOp::kAtomAddF32 ||
+                           o.op == GlobalAtomicOp::kRedAddF64 ||
                            o.op == GlobalAtomicOp::kAtomAddF64 || o.op == GlobalAtomicOp::kAtomAddF16x2 ||
                            o.op == GlobalAtomicOp::kAtomAddBF16x2;
     if (float_add)
