@@ -23,6 +23,10 @@ if [ -x "$BUILD/bin/multi_kernel_app" ]; then
   "$ATOMQ" analyze -o "$OUT/demo/multi_kernel_app.json" -- "$BUILD/bin/multi_kernel_app" \
     > "$OUT/demo/multi_kernel_app.log" 2>&1 || status=1
 fi
+if [ -x "$BUILD/bin/sites_app" ]; then  # the demo's atomic sites (built with -lineinfo)
+  "$ATOMQ" analyze --instructions 5 -o "$OUT/demo/sites_app.json" -- "$BUILD/bin/sites_app" \
+    > "$OUT/demo/sites_app.log" 2>&1 || status=1
+fi
 "$HERE/../tests/gpu/record_l2_runs.sh" "$ATOMQ" "$OUT/l2" > "$OUT/l2.log" 2>&1 || status=1
 "$HERE/../tests/gpu/record_cas_runs.sh" "$ATOMQ" "$OUT/cas" > "$OUT/cas.log" 2>&1 || status=1
 exit $status

@@ -44,17 +44,19 @@ TEST(RunDocument, RecordedRunsLoadWithTheirProvenance) {
   const RecordedSet set = load_recorded_set(ATOMQ_RECORDED_RUNS_DIR);
   EXPECT_NE(set.provenance.find("H200"), std::string::npos);
   EXPECT_EQ(set.table_chip, "GH100");
-  ASSERT_EQ(set.run_paths.size(), 13u);
+  ASSERT_EQ(set.run_paths.size(), 14u);
   size_t kernels = 0;
   for (const auto& path : set.run_paths) {
     const RunDocument run = load_run_document(path);
     EXPECT_FALSE(run.profiles.empty()) << path;
     // The commit that recorded each file, as its README says.
-    EXPECT_EQ(run.info.atomq_commit, "b1390dd12fb4-dirty") << path;
+    const bool sites = path.find("sites_app") != std::string::npos;
+    EXPECT_EQ(run.info.atomq_commit, sites ? "bbc19b13a8c3-dirty" : "b1390dd12fb4-dirty") << path;
     for (const auto& p : run.profiles) EXPECT_EQ(p.device.chip, "GH100");
     kernels += run.profiles.size();
   }
-  EXPECT_EQ(kernels, 12u + 7u);  // 12 histogram runs, 7 profiled launches of the test program (no_atomics twice)
+  // 12 histogram runs, 7 profiled launches of the test program (no_atomics twice), 5 of sites_app
+  EXPECT_EQ(kernels, 12u + 7u + 5u);
   const RunDocument hist = load_run_document(recorded("hist/naive_global-single.json"));
   EXPECT_EQ(hist.label, "naive_global-single");
   EXPECT_EQ(hist.info.source, "in_process");
