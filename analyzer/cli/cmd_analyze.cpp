@@ -70,9 +70,14 @@ std::string missing_counters(const std::vector<model::KernelProfile>& profiles, 
   std::string names;
   for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
   const std::optional<std::string> data = data_dir();
-  return fmt::format("{} lacks {} of the {} counters atomq reads: {}. Collect them with ncu --metrics $(atomq "
+  // None at all: likely a details page naming metrics by their sections' labels.
+  const std::string none = missing.size() < analyzer::atomq_metric_names().size()
+                               ? ""
+                               : " (a details page names metrics by their labels unless exported with "
+                                 "--print-metric-name name; the raw page, --page raw, names them always)";
+  return fmt::format("{} lacks {} of the {} counters atomq reads: {}{}. Collect them with ncu --metrics $(atomq "
                      "metrics), or with atomq's section: ncu --section-folder {} --section AtomicQueue",
-                     source, missing.size(), analyzer::atomq_metric_names().size(), names,
+                     source, missing.size(), analyzer::atomq_metric_names().size(), names, none,
                      data ? *data + "/ncu" : "PREFIX/share/atomq/ncu");
 }
 

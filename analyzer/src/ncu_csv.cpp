@@ -63,6 +63,9 @@ bool is_raw_header(const std::vector<std::string>& fields) {
 struct Columns {
   size_t id, kernel, block, grid, cc, metric, unit, value;
   size_t fields;  // through the last named column: ncu may end the header with empty columns
+  // Through the last column atomq reads: a details page (--page details) ends its metric rows
+  // there, before the rule columns its rule rows fill.
+  size_t needed = 0;
   // A raw page: one row per launch, a column per metric (index, name), their units on the
   // line after the header.
   bool wide = false;
@@ -97,8 +100,10 @@ Columns header_columns(const std::vector<std::string>& header, const std::string
       fail(source, line, "the header repeats the column \"" + header[i] + "\" (columns " +
                              std::to_string(column[header[i]] + 1) + " and " + std::to_string(i + 1) + ")");
   }
-  return {column["ID"],   column["Kernel Name"], column["Block Size"], column["Grid Size"], column["CC"],
-          column["Metric Name"], column["Metric Unit"], column["Metric Value"], fields};
+  Columns c{column["ID"],   column["Kernel Name"], column["Block Size"], column["Grid Size"], column["CC"],
+            column["Metric Name"], column["Metric Unit"], column["Metric Value"], fields};
+  c.needed = 1 + std::max({c.id, c.kernel, c.block, c.grid, c.cc, c.metric, c.unit, c.value});
+  return c;
 }
 
 // Skips what ncu prints before the table ("==PROF==" and the program's own output), line by line.
@@ -190,10 +195,12 @@ class LaunchReader {
 
 void LaunchReader::row(const std::vector<std::string>& f, size_t line) {
   if (f.size() == 1 && (f[0].empty() || f[0].rfind("==", 0) == 0)) return;  // blank, or ncu's "==WARNING==" etc.
-  if (f.size() < c_.fields)
-    fail(source_, line, "expected " + std::to_string(c_.fields) + " fields, got " + std::to_string(f.size()) +
+  const size_t needed = c_.wide ? c_.fields : c_.needed;
+  if (f.size() < needed)
+    fail(source_, line, "expected " + std::to_string(needed) + " fields, got " + std::to_string(f.size()) +
                             " (truncated file?)");
   if (c_.wide) return wide_row(f, line);
+  if (f[c_.metric].empty() && f[c_.value].empty() && f.size() > needed) return;  // a details page's rule row
   if ((f[c_.id] == "ID" || f[c_.metric] == "Metric Name") && is_header(f))
     fail(source_, line, "a second ncu header (two exports in one file?): analyze each export on its own");
   const bool new_launch = !launch_ || launch_->id != f[c_.id];
@@ -269,13 +276,16 @@ void LaunchReader::metric(const std::string& name, const std::string& unit, cons
                           bool check_unread) {
   if (text.empty() || text == "n/a") return;  // ncu could not collect it
   if (!check_unread && !read_metric_dimension(name)) return;
-  double value = parse_value(text, name, source_, line);
   const auto dimension = read_metric_dimension(name);
-  if (!dimension) {  // not read: checked, not kept
+  if (!dimension) {  // not read: checked (a scaled unit says the export is not in base units), not kept
     if (!known_unit(unit))
       fail(source_, line, "metric " + name + ": unknown unit '" + unit + "' (export with --print-units base)");
+    // A metric's value is a number; a details page's rows named by a section's label ("Cluster
+    // Scheduling Policy": words, never a metric's name) may hold text.
+    if (name.find(' ') == std::string::npos) parse_value(text, name, source_, line);
     return;
   }
+  double value = parse_value(text, name, source_, line);
   const auto scale = unit_scale(unit, *dimension);
   if (!scale)
     fail(source_, line, "metric " + name + ": unit '" + unit + "'" +

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <unordered_map>
 
 #include "atomq/analyzer/metric_list.hpp"
@@ -200,7 +201,11 @@ bool known_unit(const std::string& unit) {
   for (Dimension d : {Dimension::kTime, Dimension::kCycles, Dimension::kBytes, Dimension::kPercent,
                       Dimension::kCount, Dimension::kLaunchStatistic})
     if (unit_scale(unit, d)) return true;
-  return unit.find('/') != std::string::npos || unit == "thread";
+  // Base units of metrics atomq does not read (a details page shows them by their section label).
+  static const std::set<std::string> kOtherBaseUnits = {"",     "thread", "hz",      "block",    "inst",  "warp",
+                                                        "SM",   "cluster", "branches", "sector", "request",
+                                                        "wavefront", "register"};
+  return unit.find('/') != std::string::npos || kOtherBaseUnits.count(unit) > 0;
 }
 
 // ncu writes "1,234,567.5": a comma only between groups of three digits in the integer part.

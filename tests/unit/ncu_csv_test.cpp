@@ -388,3 +388,32 @@ TEST(NcuCsv, ARawPageWithoutUnitsOrWithABadValueIsRefused) {
   EXPECT_NE(e.find("app.csv:3"), std::string::npos) << e;
   EXPECT_NE(e.find("gpu__time_duration.sum"), std::string::npos) << e;
 }
+
+// A details page (`ncu --import R --csv --page details`), as ncu 2025.3 writes it: the header ends
+// with five rule columns, a metric row stops after "Metric Value" (and a trailing comma), a rule
+// row leaves the metric columns empty; rows named by a section's label carry their own base units
+// and text values. Metrics named by their names (--print-metric-name name) are read.
+TEST(NcuCsv, ADetailsPageWithRuleRowsAndLabelledRowsIsRead) {
+  const std::string header =
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+      "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Rule "
+      "Name\",\"Rule Type\",\"Rule Description\",\"Estimated Speedup Type\",\"Estimated Speedup\"\n";
+  const std::string launch = "\"0\",\"493\",\"app\",\"host\",\"k(unsigned int *)\",\"1\",\"7\",\"(256, 1, 1)\","
+                             "\"(264, 1, 1)\",\"0\",\"9.0\",";
+  auto metric_row = [&](const std::string& name, const std::string& unit, const std::string& value) {
+    return launch + "\"AtomicQueue\",\"" + name + "\",\"" + unit + "\",\"" + value + "\",\n";
+  };
+  const std::string text =
+      header + metric_row("SM Frequency", "hz", "1,497,026,139.53") +
+      metric_row("Cluster Scheduling Policy", "", "PolicySpread") +
+      metric_row("gpu__time_duration.sum", "ns", "2,500") +
+      metric_row("smsp__inst_executed_op_shared_atom.sum", "inst", "135,168") +
+      launch + "\"SpeedOfLight\",\"\",\"\",\"\",\"SOLBottleneck\",\"INF\",\"This workload is utilizing ...\",\"\",\"\"\n";
+  const auto profiles = an::parse_ncu_csv(text, "details.csv");
+  ASSERT_EQ(profiles.size(), 1u);
+  EXPECT_DOUBLE_EQ(*profiles[0].counter("gpu__time_duration.sum"), 2500.0);
+  EXPECT_DOUBLE_EQ(*profiles[0].counter("smsp__inst_executed_op_shared_atom.sum"), 135168.0);
+  // A metric row cut before its value is still a truncated file.
+  EXPECT_NE(error_of(header + launch + "\"AtomicQueue\",\"gpu__time_duration.sum\"\n").find("app.csv:2:"),
+            std::string::npos);
+}
