@@ -280,9 +280,11 @@ void LaunchReader::metric(const std::string& name, const std::string& unit, cons
   if (!dimension) {  // not read: checked (a scaled unit says the export is not in base units), not kept
     if (!known_unit(unit))
       fail(source_, line, "metric " + name + ": unknown unit '" + unit + "' (export with --print-units base)");
-    // A metric's value is a number; a details page's rows named by a section's label ("Cluster
-    // Scheduling Policy": words, never a metric's name) may hold text.
-    if (name.find(' ') == std::string::npos) parse_value(text, name, source_, line);
+    // A value that starts like a number must be one; text (a device's name, a details page's
+    // "PolicySpread") is an attribute atomq does not read.
+    const char first = text[0];
+    if (std::isdigit(static_cast<unsigned char>(first)) || first == '-' || first == '+' || first == '.')
+      parse_value(text, name, source_, line);
     return;
   }
   double value = parse_value(text, name, source_, line);

@@ -92,6 +92,15 @@ TEST(NcuCsv, RecordedExportsLoad) {
   ASSERT_GT(files, 0) << "no recorded ncu export in " << dir;
   // The committed export of the multi-kernel test program: seven launches (no_atomics twice).
   EXPECT_EQ(an::load_ncu_csv((dir / "multi_kernel_app.ncu.csv").string()).size(), 7u);
+  // A details page of an AtomicQueue report of the same program (names printed): the same seven
+  // launches, each with every counter atomq reads that its long-form export holds.
+  const auto details = an::load_ncu_csv((dir / "multi_kernel_app.details.csv").string());
+  const auto long_form = an::load_ncu_csv((dir / "multi_kernel_app.ncu.csv").string());
+  ASSERT_EQ(details.size(), 7u);
+  for (size_t i = 0; i < details.size(); ++i) {
+    EXPECT_EQ(details[i].kernel_name, long_form[i].kernel_name);
+    for (const auto& [name, value] : long_form[i].counters) EXPECT_TRUE(details[i].counter(name)) << name;
+  }
 }
 
 // Exports that used to crash or read wrong numbers are refused with the line and the reason.
