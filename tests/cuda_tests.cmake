@@ -73,17 +73,20 @@ add_test(NAME integration.analyze_graph
           ${ATOMQ_CLI} $<TARGET_FILE:graph_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/graph)
 set_tests_properties(integration.analyze_graph PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
 
+# A GPU check in Python (tests/integration/SCRIPT ATOMQ ARGUMENT WORK): skipped (77) with its reason
+# where the GPU, a tool or PyTorch it needs is missing. WORK is integration_work/ and the name
+# without its "analyze_".
+function(atomq_python_gpu_check name script argument)
+  string(REGEX REPLACE "^analyze_" "" work ${name})
+  add_test(NAME integration.${name}
+    COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/${script}
+            ${ATOMQ_CLI} ${argument} ${CMAKE_CURRENT_BINARY_DIR}/integration_work/${work})
+  set_tests_properties(integration.${name} PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
+endfunction()
+
 # A third-party program: PyTorch replaying a CUDA graph with scatter_add_ (GPU, PyTorch).
-add_test(NAME integration.analyze_torch_graph
-  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_torch_graph.py
-          ${ATOMQ_CLI} ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/torch_graph.py
-          ${CMAKE_CURRENT_BINARY_DIR}/integration_work/torch_graph)
-set_tests_properties(integration.analyze_torch_graph PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
-add_test(NAME integration.analyze_torch_nvtx
-  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_torch_nvtx.py
-          ${ATOMQ_CLI} ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/torch_nvtx.py
-          ${CMAKE_CURRENT_BINARY_DIR}/integration_work/torch_nvtx)
-set_tests_properties(integration.analyze_torch_nvtx PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
+atomq_python_gpu_check(analyze_torch_graph check_torch_graph.py ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/torch_graph.py)
+atomq_python_gpu_check(analyze_torch_nvtx check_torch_nvtx.py ${CMAKE_CURRENT_SOURCE_DIR}/gpu/targets/torch_nvtx.py)
 
 # Two workers started by a launcher, one GPU each where there are two: one merged run (GPU).
 add_executable(rank_app gpu/targets/rank_app.cu)
@@ -185,14 +188,7 @@ gtest_discover_tests(atomq_sass_unit_tests PROPERTIES LABELS unit
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
 
 # atomq.profile() in a PyTorch program, through libatomq_profile.so (GPU, PyTorch).
-add_test(NAME integration.python_profile
-  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_python_profile.py
-          ${ATOMQ_CLI} ${CMAKE_BINARY_DIR}/python ${CMAKE_CURRENT_BINARY_DIR}/integration_work/python_profile)
-set_tests_properties(integration.python_profile PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
+atomq_python_gpu_check(python_profile check_python_profile.py ${CMAKE_BINARY_DIR}/python)
 
 # Triton's float atomic_max and atomic_add into one address: the op from the SASS (GPU, Triton).
-add_test(NAME integration.analyze_triton_ops
-  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_triton_ops.py
-          ${ATOMQ_CLI} ${PROJECT_SOURCE_DIR}/validation/third_party/triton_atomics.py
-          ${CMAKE_CURRENT_BINARY_DIR}/integration_work/triton_ops)
-set_tests_properties(integration.analyze_triton_ops PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900)
+atomq_python_gpu_check(analyze_triton_ops check_triton_ops.py ${PROJECT_SOURCE_DIR}/validation/third_party/triton_atomics.py)

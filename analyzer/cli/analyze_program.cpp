@@ -18,6 +18,7 @@
 #include "atomq/analyzer/kernel_profiler.hpp"  // demangle
 #include "atomq/analyzer/loaded_code.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
+#include "atomq/analyzer/cupti_device.hpp"
 #include "atomq/cuda/device_query.hpp"
 #include "commands.hpp"
 #include "run_report.hpp"
@@ -174,19 +175,6 @@ size_t collect_instructions(const AnalyzeArgs& a, const std::string& binary,
   return symbols.size();
 }
 
-// The collector does not know the DRAM's peak bandwidth: it is taken from the device attributes
-// of the GPU with the profile's name (the memory floor and the hidden-memory rule need it).
-void fill_dram_peak(std::vector<model::KernelProfile>& profiles) {
-  std::map<std::string, double> peak_by_name;
-  for (int i = 0; i < device_count(); ++i) {
-    const DeviceInfo d = describe_device(i);
-    peak_by_name.emplace(d.name, d.dram_peak_bytes_per_s);
-  }
-  for (model::KernelProfile& p : profiles)
-    if (p.device.dram_peak_bytes_per_s <= 0 && peak_by_name.count(p.device.name))
-      p.device.dram_peak_bytes_per_s = peak_by_name[p.device.name];
-}
-
 // Where an analyze run's wall time went, printed with -v (docs/analyzer.md, "Time budget"):
 // each stage's seconds, with a detail where there is one.
 class TimeBudget {
@@ -278,7 +266,7 @@ int run_program(const AnalyzeArgs& a) {
   budget.stage("SASS of the executable");
   analyzer::fill_hints_from_loaded_code(r.profiles, code_directory, functions);
   budget.stage("SASS of loaded code");
-  fill_dram_peak(r.profiles);
+  analyzer::fill_dram_peak(r.profiles);
   const bool wants_instructions = a.instructions != "0" || !a.instruction_regex.empty();
   if (wants_instructions && r.exit_code != 0)  // do not run a failing program again
     r.info.warnings.push_back("no per-instruction runs: the program exited with code " + std::to_string(r.exit_code));

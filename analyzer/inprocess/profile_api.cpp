@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "atomq/analyzer/cupti_device.hpp"
 #include "atomq/analyzer/kernel_profiler.hpp"
 #include "atomq/analyzer/loaded_code.hpp"
 #include "atomq/analyzer/sass_hints.hpp"
@@ -76,14 +77,7 @@ void write_document(Capture& c, const std::string& output, const atomq::run::Ses
   if (!c.profiles.empty()) an::fill_hints_from_loaded_code(c.profiles, c.code_directory, functions);
   std::error_code ec;
   fs::remove_all(c.code_directory, ec);
-  std::map<std::string, double> peak_by_name;
-  for (int i = 0; i < atomq::device_count(); ++i) {
-    const atomq::DeviceInfo d = atomq::describe_device(i);
-    peak_by_name.emplace(d.name, d.dram_peak_bytes_per_s);
-  }
-  for (KernelProfile& p : c.profiles)
-    if (p.device.dram_peak_bytes_per_s <= 0 && peak_by_name.count(p.device.name))
-      p.device.dram_peak_bytes_per_s = peak_by_name[p.device.name];
+  an::fill_dram_peak(c.profiles);
   const std::string chip = c.profiles.empty() ? "" : c.profiles.front().device.chip;
   const atomq::model::SelectedTable table = atomq::model::select_table(c.table, chip);
   const atomq::model::ServiceTimeModel service(table.table);

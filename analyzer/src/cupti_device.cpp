@@ -6,9 +6,12 @@
 #include <cupti_target.h>
 #include <spdlog/spdlog.h>
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "atomq/cuda/check.hpp"
+#include "atomq/cuda/device_query.hpp"
 #include "cupti_session_setup.hpp"
 #include "driver_api.hpp"
 
@@ -67,6 +70,17 @@ CounterAvailability probe_cupti_device(int ordinal, DeviceInfo& device) {
     info.detail = e.what();
   }
   return info;
+}
+
+void fill_dram_peak(std::vector<model::KernelProfile>& profiles) {
+  std::map<std::string, double> peak_by_name;
+  for (int i = 0; i < device_count(); ++i) {
+    const DeviceInfo d = describe_device(i);
+    peak_by_name.emplace(d.name, d.dram_peak_bytes_per_s);
+  }
+  for (model::KernelProfile& p : profiles)
+    if (p.device.dram_peak_bytes_per_s <= 0 && peak_by_name.count(p.device.name))
+      p.device.dram_peak_bytes_per_s = peak_by_name[p.device.name];
 }
 
 }  // namespace atomq::analyzer
