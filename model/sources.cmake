@@ -23,6 +23,8 @@ set(atomq_model_sources
   src/analysis_reader.cpp
   src/atomic_sites.cpp
   src/cas_retry.cpp
+  src/cas_retry_law.cpp
+  src/cas_combine_what_if.cpp
   src/derived_sites.cpp
   src/instruction_attach.cpp
   src/units_in_sequence.cpp

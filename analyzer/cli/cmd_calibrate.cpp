@@ -11,9 +11,11 @@
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/cuda/device_query.hpp"
 #include "atomq/calibration/calibrator.hpp"
+#include "atomq/calibration/cas_retry_sweep.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
+#include "atomq/microbench/cas_retry.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/table_selection.hpp"
@@ -131,8 +133,11 @@ int run_calibrate(const CalibrateArgs& a) {
   options.progress = [&bar](const cal::CalibrationProgress& p) { bar.update(p); };
   options.l2_counters = l2_counter_probe(a.device);
   options.l2_sweep_first = a.l2_first;
-  const cal::ServiceTable table = cal::run_calibration(bench, l2_bench, plan, options);
+  cal::ServiceTable table = cal::run_calibration(bench, l2_bench, plan, options);
   bar.finish();
+  microbench::CasRetryBench retry_bench(a.device);
+  table.l2.cas_retry = cal::run_cas_retry_sweep(retry_bench, cal::make_cas_retry_plan(retry_bench.max_resident_warps()),
+                                                [](const std::string& label) { spdlog::debug("{}", label); });
 
   cal::save_service_table(table, output);
   write_file_atomically(csv, cal::service_table_csv(table));

@@ -6,6 +6,7 @@
 #include "atomq/common/atomic_file.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis_json.hpp"
+#include "atomq/model/cas_retry_law.hpp"
 #include "atomq/model/l2_law.hpp"
 #include "atomq/model/service_fit.hpp"
 #include "commands.hpp"
@@ -112,6 +113,30 @@ int run_law(const TableArgs& a) {
   return kExitOk;
 }
 
+// The CAS retry law fitted on the table's retry sweep (model/cas_retry_law.hpp): its terms and
+// every point's time predicted from its own attempts and updates, as a Markdown table.
+int run_retry(const TableArgs& a) {
+  const cal::ServiceTable t = cal::load_service_table(a.path);
+  const model::CasRetryLaw law = model::fit_cas_retry_law(t.l2);
+  if (!law.fitted) {
+    fmt::print(stderr, "atomq: {}: the CAS retry law is not fitted: {}\n", a.path, law.not_fitted_reason);
+    return kExitError;
+  }
+  fmt::print("t(m) = max(L, a(m) S): S {:.3f} L2 cycles (one-address atom.cas.u32), L {:.0f} L2 cycles on one word, "
+             "{:.0f} on the multi-word series, L2 clock {:.0f} MHz\n",
+             law.service_cycles, law.round_trip_cycles, law.far_round_trip_cycles, law.l2_clock_mhz);
+  fmt::print("one word: median |rel| {:.1f}%, max {:.1f}% over {} points\n\n", 100.0 * law.median_abs_residual,
+             100.0 * law.max_abs_residual, law.one_word.size());
+  fmt::print("| warps | lanes | words | lanes per word | attempts per update | measured (us) | law (us) | residual |\n"
+             "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const auto* rows : {&law.one_word, &law.several_words})
+    for (const model::CasRetryResidual& r : *rows)
+      fmt::print("| {} | {} | {} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:+.1f}% |\n", r.warps, r.active_lanes,
+                 r.addresses, r.lanes_per_word, r.attempts_per_update, r.measured_ns / 1e3, r.predicted_ns / 1e3,
+                 100.0 * r.relative());
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_table_command(CLI::App& app, CommandRunner& selected) {
@@ -137,6 +162,9 @@ void add_table_command(CLI::App& app, CommandRunner& selected) {
   law->add_option("file", args->path, "table JSON")->required();
   law->add_option("--residuals", args->csv_out, "write every saturated cell's S, law and residual as CSV (- for stdout)");
   law->callback([&selected, args] { selected = [args] { return run_law(*args); }; });
+  auto* retry = table->add_subcommand("retry", "the CAS retry law fitted on the table's retry sweep, point by point");
+  retry->add_option("file", args->path, "table JSON")->required();
+  retry->callback([&selected, args] { selected = [args] { return run_retry(*args); }; });
 }
 
 }  // namespace atomq::cli

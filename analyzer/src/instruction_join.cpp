@@ -78,7 +78,9 @@ std::vector<std::string> kernels_for_instructions(const std::vector<model::Kerne
                                                p->device.compute_capability_minor);
     if (f == nullptr) continue;
     const SassAtomics atomics = classify_atomics(*f);
-    if (atomics.shared_cast_spin > 0 && atomics.cas_in_loop) suspects.push_back(symbol);
+    // A CAS in a loop: the compiler's shared loop (CAST.SPIN) or a global CAS loop (a product, a
+    // float max), whose attempts per update only per-instruction counts give.
+    if (atomics.cas_in_loop) suspects.push_back(symbol);
   }
   return suspects;
 }

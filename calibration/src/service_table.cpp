@@ -87,6 +87,18 @@ json l2_section_json(const L2Section& l2) {
               {"axes", axes},
               {"cells", cells}};
   if (!law_cells.empty()) section["law_cells"] = std::move(law_cells);  // tables before the law sweep have none
+  if (!l2.cas_retry.empty()) {
+    json points = json::array();
+    for (const CasRetryPoint& c : l2.cas_retry)
+      points.push_back(json{{"warps", c.warps},
+                            {"active_lanes", c.active_lanes},
+                            {"addresses", c.addresses},
+                            {"updates_per_lane", c.updates_per_lane},
+                            {"duration_ns", c.duration_ns},
+                            {"attempts", c.attempts},
+                            {"updates", c.updates}});
+    section["cas_retry"] = std::move(points);
+  }
   return section;
 }
 

@@ -324,6 +324,27 @@ std::vector<L2Cell> read_l2_law_cells(const Fields& r, const json& l2) {
   return cells;
 }
 
+// The CAS retry sweep's points; tables calibrated before it have none.
+std::vector<CasRetryPoint> read_cas_retry_points(const Fields& r, const json& l2) {
+  std::vector<CasRetryPoint> points;
+  if (!l2.contains("cas_retry")) return points;
+  const json& list = r.array(l2, "l2", "cas_retry");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("l2.cas_retry", i);
+    CasRetryPoint c;
+    c.warps = positive_int(r, list[i], path, "warps");
+    c.active_lanes = static_cast<int>(r.integer(list[i], path, "active_lanes", 1, 32));
+    c.addresses = positive_int(r, list[i], path, "addresses");
+    c.updates_per_lane = positive_int(r, list[i], path, "updates_per_lane");
+    c.duration_ns = positive(r, list[i], path, "duration_ns");
+    c.attempts = positive(r, list[i], path, "attempts");
+    c.updates = positive(r, list[i], path, "updates");
+    if (c.attempts < c.updates) r.fail(path + ".attempts", "fewer attempts than updates");
+    points.push_back(c);
+  }
+  return points;
+}
+
 L2Section read_l2_section(const Fields& r, const json& doc) {
   const json& l2 = r.member(doc, "", "l2");
   L2Section s;
@@ -342,6 +363,7 @@ L2Section read_l2_section(const Fields& r, const json& doc) {
   });
   s.cells = read_l2_cells(r, l2, s);
   s.law_cells = read_l2_law_cells(r, l2);
+  s.cas_retry = read_cas_retry_points(r, l2);
   return s;
 }
 

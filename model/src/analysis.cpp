@@ -233,7 +233,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   else if (a.binding_unit == BindingUnit::kL2AtomicUnit)
     a.findings.insert(a.findings.begin(), detail::l2_utilization_finding(a));
   detail::add_l2_findings(a, profile, m, r);
-  detail::add_global_cas_retry(a, r);
+  detail::add_global_cas_retry(a, profile, m, r);
   attach_gain_intervals(a, profile, r);
   a.recommended = recommend_what_if(a);
   a.time = detail::predict_kernel_time(a, profile);

@@ -17,6 +17,12 @@ std::optional<CasRetryTotals> retrying_cas(const KernelAnalysis& a, const Rules&
   return t;
 }
 
+std::optional<CasRetryTotals> retrying_global_cas(const KernelAnalysis& a, const Rules& r) {
+  std::optional<CasRetryTotals> t = retrying_cas(a, r);
+  if (!t || t->worst->unit != SiteUnit::kGlobal) return std::nullopt;
+  return t;
+}
+
 UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r) {
   if (t.loop_instruction_share < r.cas_retry_bound_loop_share) return UtilizationClass::kNotAtomicBound;
   return t.attempts_per_update >= r.cas_retry_severe_attempts ? UtilizationClass::kSevere
@@ -133,7 +139,7 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
   a.findings.push_back(std::move(f));
 }
 
-void add_global_cas_retry(KernelAnalysis& a, const Rules& r) {
+void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m, const Rules& r) {
   if (a.has(FindingKind::kCasRetry)) return;
   const std::optional<CasRetryTotals> t = retrying_cas(a, r);
   if (!t || t->worst->unit != SiteUnit::kGlobal) return;
@@ -155,7 +161,10 @@ void add_global_cas_retry(KernelAnalysis& a, const Rules& r) {
       "every failed attempt is another round trip to the word's L2 slice; {:.1f} of {:.1f} attempts per update "
       "fail, and each holds a request slot at the slice that a successful one could use",
       std::max(0.0, t->attempts_per_update - 1.0), t->attempts_per_update));
-  f.details.push_back("no what-if: the cost of a failed CAS at the L2 under contention is not calibrated yet");
+  const calibration::L2Section* section = m.l2_section();
+  const CasRetryLaw law = section ? fit_cas_retry_law(*section) : CasRetryLaw{};
+  if (!section) f.details.push_back("no combine-before-CAS what-if: the table has no L2 section");
+  else if (std::optional<WhatIf> w = combine_before_cas(a, profile, *t, law, f.details)) f.what_ifs.push_back(*w);
   f.recommendation =
       "Give each update one native atomic where the op has one (atomicAdd for an add, atomicMax/atomicMin on the "
       "integer bit pattern for a float max/min of one sign); otherwise combine the lanes of one address in the "

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "atomq/model/analysis.hpp"
+#include "atomq/model/cas_retry_law.hpp"
 #include "atomq/model/rules.hpp"
 #include "atomq/model/service_time.hpp"
 
@@ -45,7 +46,17 @@ UtilizationClass cas_retry_class(const CasRetryTotals& t, const Rules& r);
 void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);
 // A global CAS loop of a kernel without shared atomics: the retries named at the L2 (no what-if:
 // the cost of a retry at the L2 is not calibrated yet).
-void add_global_cas_retry(KernelAnalysis& a, const Rules& r);
+void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m, const Rules& r);
+// The share of a global CAS loop's updates that change the word, by the retry law; nullopt
+// without a fitted law or a launch shape.
+std::optional<double> changing_update_share(const KernelProfile& profile, const CasRetryTotals& t,
+                                            const CasRetryLaw& law);
+// A global CAS retry loop measured by the per-instruction counts (its totals), or nullopt.
+std::optional<CasRetryTotals> retrying_global_cas(const KernelAnalysis& a, const Rules& r);
+// cas_combine_what_if.cpp: the global loop's updates combined per warp and block, priced by the retry law.
+std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelProfile& profile,
+                                         const CasRetryTotals& t, const CasRetryLaw& law,
+                                         std::vector<std::string>& details);
 
 // The two units in sequence (units_in_sequence.cpp); not evaluated unless the kernel privatizes,
 // uses both units and runs in one wave of blocks.

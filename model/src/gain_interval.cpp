@@ -122,6 +122,9 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
   const KernelTime t = kernel_time(profile);
   for (Finding& f : a.findings) {
     if (f.kind == FindingKind::kCasRetry) {
+      // The global loop's what-if sets its own ends (cas_combine_what_if.cpp).
+      if (std::all_of(f.what_ifs.begin(), f.what_ifs.end(), [](const WhatIf& w) { return w.interval.evaluated; }))
+        continue;
       double overlap_low = std::numeric_limits<double>::infinity();
       for (const WhatIf& w : f.what_ifs)
         if (const GainInterval g = overlap_interval(w, t, a.utilization.max, rules.overlap_saturation_tolerance, "");

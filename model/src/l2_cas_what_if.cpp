@@ -39,13 +39,17 @@ bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& p, const
   const L2Inputs& in = a.l2.inputs;
   if (a.l2.basis != L2ServiceBasis::kHotAddress || in.cas_requests <= 0 || in.cas_share < r.cas_heavy_min_c)
     return false;
+  // A lock is released by a write: without any non-CAS atomic the CASes are a retry loop of
+  // their own (a product or a float max), which the retry law prices (a lock released by a plain
+  // store reads as one too).
+  if (non_cas_requests(in) <= 0) return false;
   // Attempts per update: every update needs at most one successful CAS (one acquisition).
   const double updates = p.useful_updates.value_or(non_cas_requests(in));
   return updates > 0 && in.cas_requests / updates >= r.cas_retry_min_attempts;
 }
 
 std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfile& p, const Rules& r,
-                                      const TimeSplit& t, std::vector<std::string>& details) {
+                                      const TimeSplit& t, double removable_share, std::vector<std::string>& details) {
   const L2Inputs& in = a.l2.inputs;
   if (in.cas_requests <= 0 || in.cas_share < r.cas_heavy_min_c) return std::nullopt;
   if (looks_like_spin_lock(a, p, r)) {
@@ -54,16 +58,18 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
     return std::nullopt;
   }
   const double cycles = bound_cycles_per_request(a, t);
-  const double hot_cas = in.requests_hottest_slice * in.cas_share;
+  const double hot_cas = in.requests_hottest_slice * in.cas_share * removable_share;
   // Most removed: every CAS (the counters do not count the successful ones). Least removed: all
   // but one per useful update (at most one CAS per update can succeed); without updates, none.
-  const double least_removed = p.useful_updates ? std::max(0.0, 1.0 - *p.useful_updates / in.cas_requests) : 0.0;
+  const double least_removed =
+      std::min(1.0, p.useful_updates ? std::max(0.0, 1.0 - *p.useful_updates / in.cas_requests) : 0.0);
   const double kept_cas = in.cas_requests * (1.0 - least_removed);
   WhatIf w = predicted(
       t, WhatIfId::kLoadBeforeCas,
       fmt::format("load before CAS: probe with plain loads, CAS only where the compare can succeed: CAS "
-                     "requests from {:.3g} to between 0 and {:.3g}", in.cas_requests, kept_cas),
-      in.requests - in.cas_requests, in.requests_hottest_slice - hot_cas, cycles, 0,
+                     "requests from {:.3g} to between {:.3g} and {:.3g}", in.cas_requests,
+                     in.cas_requests * (1.0 - removable_share), kept_cas),
+      in.requests - in.cas_requests * removable_share, in.requests_hottest_slice - hot_cas, cycles, 0,
       fmt::format("high: every CAS at the hottest slice ({:.3g} of {:.3g} requests) can fail; low: {} "
                   "(the failed share is not counted); the loads that replace the failed CASes leave the "
                   "atomic unit but keep their L2 round trip, so a kernel bound by its probe chain's "
@@ -73,6 +79,9 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
                                    : std::string("no useful-update count, so none is known to fail"),
                   cycles));
   w.least_change_time_ns = time_with(t, in.requests_hottest_slice - hot_cas * least_removed, cycles);
+  if (removable_share < 1.0)
+    w.basis += fmt::format("; by the retry law {:.0f}% of the updates change the word, and a probe cannot skip "
+                           "their CASes", 100.0 * (1.0 - removable_share));
   return w;
 }
 

@@ -243,12 +243,22 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
     details.push_back("no kernel duration: no what-if predictions");
     return {};
   }
+  // A measured global CAS retry loop: merging its updates (in the warp, the block, the hot lanes)
+  // leaves CAS loops that still retry, which the retry law prices (the CAS retry finding's
+  // combine_before_cas); the law also says how many of its CASes a probe could skip.
+  const std::optional<CasRetryTotals> loop = retrying_global_cas(a, r);
+  double removable = 1.0;
+  if (loop && m.l2_section())
+    removable = 1.0 - changing_update_share(p, *loop, fit_cas_retry_law(*m.l2_section())).value_or(0.0);
+  if (loop)
+    details.push_back("a global CAS retry loop: merging its updates is priced by the retry law (the CAS retry "
+                      "finding), not here");
   std::vector<std::optional<WhatIf>> candidates = {
-      aggregate_in_warp(a, *t),
-      privatized ? fewer_blocks(a, p, *t) : privatize(a, p, m, *t, details),
-      privatized ? std::nullopt : aggregate_hot_lanes(a, p, *t),
+      loop ? std::nullopt : aggregate_in_warp(a, *t),
+      privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, *t, details),
+      privatized || loop ? std::nullopt : aggregate_hot_lanes(a, p, *t),
       spread_copies(a, r, *t),
-      load_before_cas(a, p, r, *t, details),
+      load_before_cas(a, p, r, *t, removable, details),
       lock_free(a, p, r, *t)};
   if (privatized)
     details.push_back("already privatized (shared atomics, few L2 requests per block): no "

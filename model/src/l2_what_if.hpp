@@ -31,8 +31,10 @@ bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& profile,
 
 // l2_cas_what_if.cpp: probe with a load before the CAS; replace a spin lock by native atomics;
 // aggregate the lanes of a warp that hit the hot slice's words.
+// removable_share: the share of the CASes a probe can skip (1 unless the retry law says how many
+// of a global CAS loop's updates change the word: a probe cannot skip those).
 std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r,
-                                      const TimeSplit& t, std::vector<std::string>& details);
+                                      const TimeSplit& t, double removable_share, std::vector<std::string>& details);
 std::optional<WhatIf> lock_free(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r,
                                 const TimeSplit& t);
 std::optional<WhatIf> aggregate_hot_lanes(const KernelAnalysis& a, const KernelProfile& profile,

@@ -86,6 +86,21 @@ const void* lock_spin_handle();        // acquire, add the warp's sum and count,
 const void* lock_free_handle();        // atomicAdd on each field, once per warp
 const void* lock_per_warp_handle();    // every warp its own lock and counter (conflict removed)
 
+// Keyed reductions through a global CAS loop: out[keys[i]] = op(out[keys[i]], values[i]) on
+// 32-bit words (a u32 product mod 2^32, or float bits).
+enum class CasLoopOp { kProductU32, kMaxF32, kAddF32 };
+struct CasLoopArgs {
+  const std::uint32_t* keys;
+  const std::uint32_t* values;
+  unsigned long long n;
+  std::uint32_t* out;          // keys_count words, set to the op's identity before a run
+  std::uint32_t keys_count;    // the combined form keeps one shared word per key
+  std::uint32_t* sink;
+};
+const void* cas_loop_global_handle(CasLoopOp op);    // one global CAS loop per value
+const void* cas_loop_combined_handle(CasLoopOp op);  // equal keys merged per warp, then per block; one global loop per key and block
+const void* cas_loop_no_atomics_handle();            // the same reads, no atomic (ablation)
+
 // Backward of 2x bilinear upsampling (align_corners false): planes of 2 in_h x 2 in_w output
 // gradients scattered into planes of in_h x in_w input gradients, four weighted adds each.
 struct UpsampleArgs {

@@ -50,6 +50,24 @@ CaseEntry hash_case(const std::string& name, double load, double power, const st
           [=] { return make_hash_workload(hash_insert_stream(distinct, power, 1301), kHashCapacity); }};
 }
 
+// A keyed reduction through a global CAS loop, into one word or spread over kCasLoopKeys.
+constexpr std::size_t kCasLoopOneAddressValues = 65'536, kCasLoopSpreadValues = 16'777'216;
+constexpr std::uint32_t kCasLoopKeys = 1024;
+
+CaseEntry cas_loop_case(const std::string& name, const std::string& op_text, CasLoopKind kind, bool one_address,
+                        std::uint64_t seed) {
+  const std::size_t n = one_address ? kCasLoopOneAddressValues : kCasLoopSpreadValues;
+  const std::uint32_t keys = one_address ? 1u : kCasLoopKeys;
+  return {{name, "keyed reduction through a global CAS loop: " + op_text,
+           one_address ? fmt::format("{} values into one word, seed {}", n, seed)
+                       : fmt::format("{} values, keys uniform over {} words, seed {}", n, keys, seed),
+           {{"cas_loop", R::kBaseline, "one global CAS loop per value", ""},
+            {"combined", R::kFix, "equal keys combined in the warp, then per block in shared memory; one global CAS "
+                                  "loop per key and block", "cas_loop", {W::kCombineBeforeCas}},
+            {"no_atomics", R::kAblation, "the same reads, no atomic", "cas_loop"}}},
+          [=] { return make_cas_loop_workload(kind, n, keys, seed); }};
+}
+
 std::vector<VariantSpec> sweep_variants(const std::vector<int>& ms) {
   std::vector<VariantSpec> v;
   for (int m : ms) {
@@ -116,6 +134,13 @@ std::vector<CaseEntry> make_entries() {
                  {"lock_per_warp", R::kAblation, "each warp its own lock and counter (no contention)",
                   "global_spin_lock"}}},
                [] { return make_lock_workload(uniform_values(kLockValues, 1000, 1206)); }});
+  for (const bool one : {true, false}) {
+    const std::string where = one ? "_one_address" : "_spread";
+    e.push_back(cas_loop_case("cas_product" + where, "a u32 product (mod 2^32; odd factors)", CasLoopKind::kProduct, one, 1208));
+    e.push_back(cas_loop_case("cas_float_max" + where, "a float max", CasLoopKind::kFloatMax, one, 1209));
+    e.push_back(cas_loop_case("cas_float_add" + where, "a float add written as a CAS loop (integer values)",
+                              CasLoopKind::kFloatAdd, one, 1210));
+  }
   e.push_back({{"upsample_backward", "backward of 2x bilinear upsampling: output gradients scattered to input pixels",
                 fmt::format("{} planes of {} x {} output gradients uniform in [0, 1) into {} x {} inputs, seed 1207",
                             kUpsamplePlanes, 2 * kUpsampleInSide, 2 * kUpsampleInSide, kUpsampleInSide,

@@ -23,6 +23,11 @@ std::unique_ptr<Workload> make_lock_workload(const std::vector<std::uint32_t>& v
 // planes of in_h x in_w (upsample_workload.cpp).
 std::unique_ptr<Workload> make_upsample_workload(const std::vector<float>& grad, std::uint32_t planes,
                                                  std::uint32_t in_h, std::uint32_t in_w);
+// A keyed reduction through a global CAS loop: n values, keys all 0 (keys_count 1) or uniform
+// over keys_count (cas_loop_workload.cpp); variants cas_loop, combined, no_atomics.
+enum class CasLoopKind { kProduct, kFloatMax, kFloatAdd };
+std::unique_ptr<Workload> make_cas_loop_workload(CasLoopKind kind, std::size_t n, std::uint32_t keys_count,
+                                                 std::uint64_t seed);
 // iterations per thread; stride 1 (k = 1) or 32 (k = 32); variants "mM" and "mM_no_atomics".
 std::unique_ptr<Workload> make_sweep_workload(int iterations, int address_stride);
 

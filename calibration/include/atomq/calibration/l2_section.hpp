@@ -40,6 +40,20 @@ struct L2Cell {
   double requests_in_flight = 0;  // the most the grid can have outstanding (dependent cells)
 };
 
+// One point of the CAS retry sweep (docs/calibration.md, "The CAS retry sweep"): `warps`
+// one-warp blocks, all resident, whose `active_lanes` lanes add 1 to one of `addresses` words
+// (one per line; warp w takes word w % addresses) through a CAS loop, `updates_per_lane`
+// successful CASes each. Attempts are counted by the lanes; the time is the launch's.
+struct CasRetryPoint {
+  int warps = 0;
+  int active_lanes = 0;
+  int addresses = 0;
+  int updates_per_lane = 0;
+  double duration_ns = 0;  // median over repeats
+  double attempts = 0;     // CAS executions of all lanes (median over repeats)
+  double updates = 0;      // warps x active_lanes x updates_per_lane
+};
+
 struct L2Section {
   int slices = 0;             // L2 slices the counters report (lts__cycles_elapsed sum / max)
   double l2_clock_mhz = 0;    // L2 cycles per microsecond during the calibration
@@ -51,6 +65,8 @@ struct L2Section {
   // The law sweep (docs/calibration.md): hot addresses x layout x lanes, and dependent
   // one-lane chains for latency; empty in tables calibrated before 2026-12-02 (afternoon).
   std::vector<L2Cell> law_cells;
+  // The CAS retry sweep; empty in tables calibrated before 2026-12-03 (afternoon).
+  std::vector<CasRetryPoint> cas_retry;
 
   const L2Cell* find(GlobalAtomicOp op, AddressSpread spread, int warps_per_sm) const;
   // The cell at the most warps per SM: the saturated service time of (op, spread).

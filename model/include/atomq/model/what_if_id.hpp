@@ -31,9 +31,10 @@ enum class WhatIfId {
   kSpreadCopies,            // the hot counters spread over copies in several slices
   kLoadBeforeCas,           // probe with plain loads, CAS only where the compare can succeed
   kLockFree,                // a CAS spin lock replaced by native atomics
+  kCombineBeforeCas,        // a global CAS loop's updates combined per warp and block first (cas_retry_law.cpp)
 };
 // Stable ids, used in the analysis JSON, the report's exports and the validation timings.
-constexpr std::array<EnumName<WhatIfId>, 16> enum_names(WhatIfId) {
+constexpr std::array<EnumName<WhatIfId>, 17> enum_names(WhatIfId) {
   return {{{WhatIfId::kCustom, "custom"},
            {WhatIfId::kReplicate, "replicate"},
            {WhatIfId::kNoConflicts, "no_conflicts"},
@@ -49,7 +50,8 @@ constexpr std::array<EnumName<WhatIfId>, 16> enum_names(WhatIfId) {
            {WhatIfId::kPersistentGrid, "persistent_grid"},
            {WhatIfId::kSpreadCopies, "spread_copies"},
            {WhatIfId::kLoadBeforeCas, "load_before_cas"},
-           {WhatIfId::kLockFree, "lock_free"}}};
+           {WhatIfId::kLockFree, "lock_free"},
+           {WhatIfId::kCombineBeforeCas, "combine_before_cas"}}};
 }
 
 }  // namespace atomq::model

@@ -1,0 +1,103 @@
+// The CAS retry law's fit (cas_retry_law.hpp): S from the L2 table's one-address CAS cell, L
+// and a(m) from the CAS retry sweep, and every sweep point's time predicted back from its own
+// attempts and updates.
+#include "atomq/model/cas_retry_law.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace atomq::model {
+
+namespace {
+
+using calibration::CasRetryPoint;
+
+// A point is latency-bound when its attempts occupy the slice under a quarter of its time.
+constexpr double kLatencyBoundShare = 0.25;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double lanes_per_word(const CasRetryPoint& p) {
+  return std::ceil(static_cast<double>(p.warps) / p.addresses) * p.active_lanes;
+}
+
+// Per word: the sweep spreads warps evenly over its words, which the slices serve side by side.
+double ns_per_update_per_word(const CasRetryPoint& p) { return p.duration_ns / p.updates * p.addresses; }
+
+double latency_bound_round_trip(const std::vector<CasRetryPoint>& points, double s_ns) {
+  std::vector<double> t;
+  for (const CasRetryPoint& p : points)
+    if (p.attempts / p.updates * s_ns < kLatencyBoundShare * ns_per_update_per_word(p)) t.push_back(ns_per_update_per_word(p));
+  return median(t);
+}
+
+}  // namespace
+
+double CasRetryLaw::attempts_per_update(double lanes) const {
+  if (attempts_by_lanes.empty() || lanes <= 1.0) return 1.0;
+  const auto& v = attempts_by_lanes;
+  auto log_at = [](const std::pair<double, double>& a, const std::pair<double, double>& b, double x) {
+    const double t = (std::log(x) - std::log(a.first)) / (std::log(b.first) - std::log(a.first));
+    return std::exp(std::log(a.second) + t * (std::log(b.second) - std::log(a.second)));
+  };
+  if (lanes <= v.front().first) return log_at({1.0, 1.0}, v.front(), lanes);
+  for (size_t i = 1; i < v.size(); ++i)
+    if (lanes <= v[i].first) return log_at(v[i - 1], v[i], lanes);
+  return v.size() >= 2 ? log_at(v[v.size() - 2], v.back(), lanes) : v.back().second;
+}
+
+double CasRetryLaw::cycles_per_update(double lanes, double round_trip) const {
+  return std::max(round_trip, attempts_per_update(lanes) * service_cycles);
+}
+
+CasRetryLaw fit_cas_retry_law(const calibration::L2Section& section) {
+  CasRetryLaw law;
+  const calibration::L2Cell* cas = section.saturated(GlobalAtomicOp::kAtomCasU32, AddressSpread::kOneAddress);
+  if (section.cas_retry.empty() || cas == nullptr || !(section.l2_clock_mhz > 0)) {
+    law.not_fitted_reason = "the table has no CAS retry sweep (calibrated before 2026-12-03): run atomq calibrate";
+    return law;
+  }
+  law.l2_clock_mhz = section.l2_clock_mhz;
+  law.service_cycles = cas->cycles_per_request;
+  const double ns_per_cycle = 1e3 / section.l2_clock_mhz, s_ns = law.service_cycles * ns_per_cycle;
+  std::vector<CasRetryPoint> one, several;
+  for (const CasRetryPoint& p : section.cas_retry) (p.addresses == 1 ? one : several).push_back(p);
+  law.round_trip_cycles = latency_bound_round_trip(one, s_ns) / ns_per_cycle;
+  // The other words' round trip: the multi-word points where one warp has its word to itself.
+  std::vector<CasRetryPoint> alone;
+  for (const CasRetryPoint& p : several)
+    if (lanes_per_word(p) <= p.active_lanes) alone.push_back(p);
+  law.far_round_trip_cycles = latency_bound_round_trip(alone, s_ns) / ns_per_cycle;
+  if (!(law.round_trip_cycles > 0)) {
+    law.not_fitted_reason = "no latency-bound point in the table's one-word CAS retry sweep";
+    return law;
+  }
+  std::map<double, std::vector<double>> by_lanes;
+  for (const CasRetryPoint& p : one) by_lanes[lanes_per_word(p)].push_back(p.attempts / p.updates);
+  for (const auto& [lanes, a] : by_lanes) law.attempts_by_lanes.emplace_back(lanes, median(a));
+  auto residual = [&](const CasRetryPoint& p) {
+    const double per_word = 1.0 / p.addresses;
+    CasRetryResidual r{p.warps, p.active_lanes, p.addresses, lanes_per_word(p), p.attempts / p.updates,
+                       p.duration_ns, 0.0};
+    r.predicted_ns = std::max(p.updates * per_word * law.round_trip_cycles * ns_per_cycle, p.attempts * per_word * s_ns);
+    return r;
+  };
+  std::vector<double> errors;
+  for (const CasRetryPoint& p : one) {
+    law.one_word.push_back(residual(p));
+    errors.push_back(std::fabs(law.one_word.back().relative()));
+  }
+  for (const CasRetryPoint& p : several) law.several_words.push_back(residual(p));
+  law.median_abs_residual = median(errors);
+  law.max_abs_residual = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+  law.fitted = true;
+  return law;
+}
+
+}  // namespace atomq::model
