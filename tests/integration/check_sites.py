@@ -74,9 +74,10 @@ named_kernels = {k["profile"]["kernel"]["name"].split("(")[0]: k["analysis"]
                  for k in json.loads(named.read_text())["kernels"]}
 before = max((s["attempts_per_update"] or 0) for s in kernels["float_same"]["sites"])
 after = max((s["attempts_per_update"] or 0) for s in named_kernels.get("float_same", {"sites": []})["sites"])
-# A contended CAS loop's retries are a property of each run's timing: two runs of this kernel
-# on the H200 read 152.8 and 163.8 (2026-12-03), so the two measurements agree within 25%.
-check(after >= 20 and abs(after - before) <= 0.25 * before,
+# A contended CAS loop's retries are a property of each run's timing: four runs of this kernel
+# on the H200 read 152.8, 163.8, 138.1 and 173.9 (2026-12-03; pairs differing by up to 26%), so
+# the two measurements agree within a factor 1.5 (another kernel of the program reads 1 or ~100).
+check(after >= 20 and max(after, before) <= 1.5 * min(after, before),
       f"named kernel: float_same {after:.1f} attempts per update beside, {before:.1f} alone")
 check("(0 run(s) of the program)" in p.stderr, "named kernel: no per-instruction run after the counters' run")
 finish()
