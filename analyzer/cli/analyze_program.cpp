@@ -130,7 +130,7 @@ size_t collect_instructions(const AnalyzeArgs& a, const std::string& binary,
                             const std::optional<analyzer::InjectedRun>& beside, analyzer::InjectedRun& r) {
   std::optional<analyzer::KernelFilter> select;
   if (!a.instruction_regex.empty()) select.emplace("regex:" + a.instruction_regex);
-  // auto: of the 3 kernels with the most time at stake, those with the compiler's shared CAS loop.
+  // auto: of the 3 kernels with the most time at stake, those with a CAS loop (shared or global).
   const bool automatic = a.instructions == "auto";
   const int count = automatic ? 3 : std::stoi(a.instructions);
   const auto chosen = analyzer::kernels_for_instructions(r.profiles, count, select, automatic && !select, functions);

@@ -223,8 +223,8 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
                 "outside the executable (shared libraries, run-time modules) then get no SASS hints");
   sub->add_option("--instructions", args->instructions,
                   "per-instruction counts, one more run of the program per kernel: auto (default: of the 3 "
-                  "kernels with the most time, those with the compiler's shared CAS loop for a float or 64-bit "
-                  "atomicAdd), N (the N kernels with atomics and the most time) or 0 (none)")
+                  "kernels with the most time, those with a CAS inside a loop: the compiler's shared loop for a "
+                  "float or 64-bit atomicAdd, or a global CAS loop), N (the N kernels with atomics and the most time) or 0 (none)")
       ->check([](const std::string& v) -> std::string {
         if (v == "auto") return "";
         if (!v.empty() && v.size() <= 2 && std::all_of(v.begin(), v.end(), ::isdigit)) return "";

@@ -34,7 +34,7 @@ struct ValidateOptions {
   int runs = 11;
   int device = 0;
   bool analyze = true;
-  bool instructions = true;  // a per-instruction run for each variant whose kernel has a shared CAS loop
+  bool instructions = true;  // a per-instruction run for each variant whose kernel has a CAS loop
   std::string output;   // run document; default atomq-validate-CASE.json
   std::string timings;  // default atomq-validate-CASE.timings.json
   std::string table;
@@ -93,7 +93,7 @@ nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, con
           {"variants", variants}};
 }
 
-// The compiler's shared CAS loop (a float or 64-bit atomicAdd) is told from its SASS, its attempts
+// A CAS loop (the compiler's shared one for a float or 64-bit atomicAdd, or a global one) is told from its SASS, its attempts
 // per update only from per-instruction counts (one kernel per process): each variant whose kernel
 // has one runs once more in a child `atomq validate` under the per-instruction collector, and the
 // counts join that variant's profile. A failed run leaves a warning; the counters' analysis stands.
@@ -215,7 +215,7 @@ void add_validate_command(CLI::App& app, CommandRunner& selected) {
   sub->add_option("--device", opts->device, "CUDA device ordinal")->capture_default_str();
   sub->add_flag("!--no-analyze", opts->analyze, "time only: no in-process profile");
   sub->add_flag("!--no-instructions", opts->instructions,
-                "no per-instruction run for the variants whose kernel has the compiler's shared CAS loop");
+                "no per-instruction run for the variants whose kernel has a CAS loop (shared or global)");
   sub->add_option("-o,--output", opts->output, "run document (default atomq-validate-CASE.json)");
   sub->add_option("--timings", opts->timings, "timings JSON (default atomq-validate-CASE.timings.json)");
   sub->add_option("--table", opts->table, "service-time table (default: for the GPU's chip)");
