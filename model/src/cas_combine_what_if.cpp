@@ -44,9 +44,11 @@ std::optional<LoopShape> loop_shape(const KernelProfile& p, const CasRetryTotals
 // The share of updates that change the word (a float max stops changing it once the running
 // value is large): only those make the others' compares fail. The kernel's own attempts per
 // update against the law's at its contention say how many did.
-std::optional<double> changing_update_share(const KernelProfile& p, const CasRetryTotals& t, const CasRetryLaw& law) {
+std::optional<double> changing_update_share(const KernelAnalysis& a, const KernelProfile& p, const CasRetryTotals& t,
+                                            const CasRetryLaw& law) {
   const std::optional<LoopShape> s = loop_shape(p, t);
-  if (!law.fitted || !s) return std::nullopt;
+  // One word only: over several, the lanes per word (the law's m) are not known.
+  if (!law.fitted || !s || a.l2.basis != L2ServiceBasis::kHotAddress) return std::nullopt;
   const double law_attempts = law.attempts_per_update(s->contending_lanes);
   return std::clamp((t.attempts_per_update - 1.0) / std::max(1e-9, law_attempts - 1.0), 0.0, 1.0);
 }
@@ -67,7 +69,7 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
   const std::optional<LoopShape> s = loop_shape(p, t);
   if (!ts || !s) return std::nullopt;
   const double law_attempts = law.attempts_per_update(s->contending_lanes);
-  const double changing = *changing_update_share(p, t, law);
+  const double changing = *changing_update_share(a, p, t, law);
   const double attempts_after = 1.0 + (law.attempts_per_update(s->resident_blocks) - 1.0) * changing;
   const double far = law.far_round_trip_cycles > 0 ? law.far_round_trip_cycles : law.round_trip_cycles;
   auto cycles = [&](double round_trip) {

@@ -47,10 +47,10 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
 // A global CAS loop of a kernel without shared atomics: the retries named at the L2 (no what-if:
 // the cost of a retry at the L2 is not calibrated yet).
 void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m, const Rules& r);
-// The share of a global CAS loop's updates that change the word, by the retry law; nullopt
-// without a fitted law or a launch shape.
-std::optional<double> changing_update_share(const KernelProfile& profile, const CasRetryTotals& t,
-                                            const CasRetryLaw& law);
+// The share of a global CAS loop's updates that change its one word, by the retry law; nullopt
+// without a fitted law, a launch shape, or with several hot words.
+std::optional<double> changing_update_share(const KernelAnalysis& a, const KernelProfile& profile,
+                                            const CasRetryTotals& t, const CasRetryLaw& law);
 // A global CAS retry loop measured by the per-instruction counts (its totals), or nullopt.
 std::optional<CasRetryTotals> retrying_global_cas(const KernelAnalysis& a, const Rules& r);
 // cas_combine_what_if.cpp: the global loop's updates combined per warp and block, priced by the retry law.

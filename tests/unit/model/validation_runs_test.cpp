@@ -291,3 +291,43 @@ TEST(ValidationRuns, HashProbesAtHighLoadAreBoundByTheirRoundTrips) {
 
 }  // namespace
 }  // namespace atomq::model
+
+namespace atomq::model {
+namespace {
+
+const WhatIf* what_if_with(const KernelAnalysis& a, WhatIfId id) {
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs)
+      if (w.id == id) return &w;
+  return nullptr;
+}
+
+// docs/model.md, "The CAS retry law": the one-word product's loop is a retry loop (no release:
+// not a spin lock), its attempts per update come from the per-instruction run, every update
+// changes the word (so a probe with loads skips nothing and is not proposed), and the combining
+// fix is priced by the law within a factor 3; the float max's running value stops changing, so
+// its blocks' CASes barely retry and a probe could skip most of its CASes.
+TEST(ValidationRuns, GlobalCasLoopsArePricedByTheRetryLaw) {
+  const ServiceTimeModel model = bundled_model();
+  const KernelAnalysis product = analyze(case_profile("cas_product_one_address", "cas_loop"), model);
+  ASSERT_TRUE(product.has(FindingKind::kCasRetry));
+  for (const Finding& f : product.findings) EXPECT_EQ(f.title.find("spin lock"), std::string::npos) << f.title;
+  const CasRetryTotals t = cas_retry_totals(product.sites);
+  EXPECT_GT(t.attempts_per_update, 1000.0);
+  const WhatIf* combine = what_if_with(product, WhatIfId::kCombineBeforeCas);
+  ASSERT_NE(combine, nullptr);
+  EXPECT_LE(combine->interval.high / combine->interval.low, 3.0);
+  EXPECT_EQ(what_if_with(product, WhatIfId::kLoadBeforeCas), nullptr);
+  EXPECT_EQ(what_if_with(product, WhatIfId::kPrivatize), nullptr);  // merging left to the law
+  ASSERT_TRUE(product.recommended_what_if());
+  EXPECT_EQ(product.recommended_what_if()->id, WhatIfId::kCombineBeforeCas);
+
+  const KernelAnalysis max = analyze(case_profile("cas_float_max_one_address", "cas_loop"), model);
+  const WhatIf* max_combine = what_if_with(max, WhatIfId::kCombineBeforeCas);
+  ASSERT_NE(max_combine, nullptr);
+  EXPECT_NE(max_combine->interval.basis.find("0% of this loop's updates change the word"), std::string::npos);
+  EXPECT_NE(what_if_with(max, WhatIfId::kLoadBeforeCas), nullptr);
+}
+
+}  // namespace
+}  // namespace atomq::model
