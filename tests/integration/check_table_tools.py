@@ -79,3 +79,18 @@ p = run("table", "fit", str(tables[0]), "--residuals", "-")
 assert p.returncode == 0 and p.stdout.startswith("S_fit(n, k)"), p.stdout[:200]
 assert p.stdout.index("variant,pattern,n,e,c,k,s_measured") > p.stdout.index("max |rel|"), p.stdout[:400]
 print("--residuals -: the CSV after the printed fit")
+
+# The CAS retry law (docs/model.md): printed from the bundled table with every sweep point's row;
+# a table without the sweep is an error naming why.
+gh100 = next(t for t in tables if t.name == "GH100.json")
+p = run("table", "retry", str(gh100))
+assert p.returncode == 0 and p.stdout.startswith("t(m) = max(L, a(m) S)"), (p.returncode, p.stderr)
+rows = [line for line in p.stdout.splitlines() if line.startswith("| ") and line[2].isdigit()]
+assert len(rows) == len(json.loads(gh100.read_text())["l2"]["cas_retry"]), len(rows)
+stripped = json.loads(gh100.read_text())
+del stripped["l2"]["cas_retry"]
+old = work / "no_retry.json"
+old.write_text(json.dumps(stripped))
+p = run("table", "retry", str(old))
+assert p.returncode == 1 and "no CAS retry sweep" in p.stderr and str(old) in p.stderr, (p.returncode, p.stderr)
+print("table retry: the law and every point; a table without the sweep refused")
