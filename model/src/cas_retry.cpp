@@ -141,8 +141,8 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
 
 void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m, const Rules& r) {
   if (a.has(FindingKind::kCasRetry)) return;
-  const std::optional<CasRetryTotals> t = retrying_cas(a, r);
-  if (!t || t->worst->unit != SiteUnit::kGlobal) return;
+  const std::optional<CasRetryTotals> t = retrying_global_cas(a, r);
+  if (!t) return;
   const AtomicSite& worst = *t->worst;
   const bool derived = a.sites_basis.derived;
   Finding f;
