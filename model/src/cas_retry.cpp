@@ -161,10 +161,8 @@ void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const
       "every failed attempt is another round trip to the word's L2 slice; {:.1f} of {:.1f} attempts per update "
       "fail, and each holds a request slot at the slice that a successful one could use",
       std::max(0.0, t->attempts_per_update - 1.0), t->attempts_per_update));
-  const calibration::L2Section* section = m.l2_section();
-  const CasRetryLaw law = section ? fit_cas_retry_law(*section) : CasRetryLaw{};
-  if (!section) f.details.push_back("no combine-before-CAS what-if: the table has no L2 section");
-  else if (std::optional<WhatIf> w = combine_before_cas(a, profile, *t, law, f.details)) f.what_ifs.push_back(*w);
+  if (std::optional<WhatIf> w = combine_before_cas(a, profile, *t, m.cas_retry_law(), f.details))
+    f.what_ifs.push_back(*w);
   f.recommendation =
       "Give each update one native atomic where the op has one (atomicAdd for an add, atomicMax/atomicMin on the "
       "integer bit pattern for a float max/min of one sign); otherwise combine the lanes of one address in the "

@@ -247,9 +247,8 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
   // leaves CAS loops that still retry, which the retry law prices (the CAS retry finding's
   // combine_before_cas); the law also says how many of its CASes a probe could skip.
   const std::optional<CasRetryTotals> loop = retrying_global_cas(a, r);
-  double removable = 1.0;
-  if (loop && m.l2_section())
-    removable = 1.0 - changing_update_share(a, p, *loop, fit_cas_retry_law(*m.l2_section())).value_or(0.0);
+  const double removable =
+      loop ? 1.0 - changing_update_share(a, p, *loop, m.cas_retry_law()).value_or(0.0) : 1.0;
   if (loop)
     details.push_back("a global CAS retry loop: merging its updates is priced by the retry law (the CAS retry "
                       "finding), not here");

@@ -58,6 +58,7 @@ double lerp(double a, double b, double t) { return a + (b - a) * t; }
 ServiceTimeModel::ServiceTimeModel(ServiceTable table)
     : table_(std::move(table)),
       fit_(fit_service_model(table_)),
+      cas_retry_law_(fit_cas_retry_law(table_.l2)),
       n_axis_(sorted_axis(table_.axes.n)),
       e_axis_(sorted_axis(table_.axes.e)),
       c_axis_(sorted_axis(table_.axes.c)) {

@@ -86,21 +86,22 @@ __global__ void cas_loop_no_atomics_kernel(CasLoopArgs a) {
 
 }  // namespace
 
-const void* cas_loop_global_handle(CasLoopOp op) {
+// The kernel family `pick` names, instantiated for `op`'s update.
+template <typename Pick>
+const void* for_op(CasLoopOp op, Pick pick) {
   switch (op) {
-    case CasLoopOp::kProductU32: return handle(&cas_loop_global_kernel<ProductU32>);
-    case CasLoopOp::kMaxF32: return handle(&cas_loop_global_kernel<MaxF32>);
-    case CasLoopOp::kAddF32: return handle(&cas_loop_global_kernel<AddF32>);
+    case CasLoopOp::kProductU32: return pick(ProductU32{});
+    case CasLoopOp::kMaxF32: return pick(MaxF32{});
+    case CasLoopOp::kAddF32: return pick(AddF32{});
   }
   return nullptr;
 }
+
+const void* cas_loop_global_handle(CasLoopOp op) {
+  return for_op(op, [](auto o) { return handle(&cas_loop_global_kernel<decltype(o)>); });
+}
 const void* cas_loop_combined_handle(CasLoopOp op) {
-  switch (op) {
-    case CasLoopOp::kProductU32: return handle(&cas_loop_combined_kernel<ProductU32>);
-    case CasLoopOp::kMaxF32: return handle(&cas_loop_combined_kernel<MaxF32>);
-    case CasLoopOp::kAddF32: return handle(&cas_loop_combined_kernel<AddF32>);
-  }
-  return nullptr;
+  return for_op(op, [](auto o) { return handle(&cas_loop_combined_kernel<decltype(o)>); });
 }
 const void* cas_loop_no_atomics_handle() { return handle(&cas_loop_no_atomics_kernel); }
 

@@ -73,7 +73,7 @@ TEST(CasRetryLaw, NotFittedWithoutASweep) {
 TEST(CasRetryLaw, BundledTableOneWordMedianWithinTenPercent) {
   const calibration::ServiceTable t = calibration::load_service_table(std::string(ATOMQ_BUNDLED_TABLE_DIR) + "/GH100.json");
   const CasRetryLaw law = fit_cas_retry_law(t.l2);
-  if (!law.fitted) GTEST_SKIP() << "the bundled table predates the CAS retry sweep: " << law.not_fitted_reason;
+  ASSERT_TRUE(law.fitted) << law.not_fitted_reason;
   EXPECT_GE(law.one_word.size(), 20u);
   EXPECT_LE(law.median_abs_residual, 0.10);
 }

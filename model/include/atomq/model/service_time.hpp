@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "atomq/calibration/service_table.hpp"
+#include "atomq/model/cas_retry_law.hpp"
 #include "atomq/model/service_fit.hpp"
 #include "atomq/model/wavefronts.hpp"
 
@@ -49,6 +50,8 @@ class ServiceTimeModel {
     return table_.l2.cells.empty() ? nullptr : &table_.l2;
   }
   const ServiceFit& fit() const { return fit_; }
+  // The CAS retry law of the table's L2 section (not fitted, with why, when it has no sweep).
+  const CasRetryLaw& cas_retry_law() const { return cas_retry_law_; }
 
   // S on one calibrated slice (variant, pattern).
   ServiceTimeEstimate on_pattern(double n, double e, double c, calibration::OpVariant v,
@@ -74,6 +77,7 @@ class ServiceTimeModel {
 
   calibration::ServiceTable table_;
   ServiceFit fit_;
+  CasRetryLaw cas_retry_law_;
   std::vector<double> n_axis_, e_axis_, c_axis_;  // sorted once, for every lookup
   std::map<CellKey, double> cells_;
 };
