@@ -2,6 +2,7 @@
 # (tests/fuzz/CMakeLists.txt), which compiles them with its own flags.
 set(atomq_model_sources
   src/kernel_profile.cpp
+  src/atomic_paths.cpp
   src/rules.cpp
   src/wavefronts.cpp
   src/service_fit.cpp
@@ -9,6 +10,7 @@ set(atomq_model_sources
   src/inputs.cpp
   src/analysis.cpp
   src/findings.cpp
+  src/path_findings.cpp
   src/l2_inputs.cpp
   src/l2_law.cpp
   src/l2_latency.cpp

@@ -147,6 +147,7 @@ SassAtomics classify_atomics(const SassFunction& function) {
   for (const SassInstruction& instruction : function.instructions) {
     const ParsedOpcode p = parse_opcode(instruction.opcode);
     if (is_cas(p) && loop_depth(loops, instruction.offset) > 0) out.cas_in_loop = true;
+    if (const std::optional<model::AtomicPath> path = model::sass_atomic_path(instruction.opcode)) ++out.paths[*path];
     if (p.base == "ATOMS") {
       count_shared(p, out);
       shared_widths.push_back(p.type.find("64") != std::string::npos ? 8 : 4);

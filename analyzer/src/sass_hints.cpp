@@ -37,6 +37,10 @@ bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profil
     profile.shared_atomic_lane_bytes = atomics.shared_lane_bytes;
     changed = true;
   }
+  if (profile.sass_atomic_paths.empty() && !atomics.paths.empty()) {
+    profile.sass_atomic_paths = atomics.paths;
+    changed = true;
+  }
   if (!profile.shared_cas_spin && atomics.shared_cast_spin > 0) {
     profile.shared_cas_spin = true;
     changed = true;

@@ -168,6 +168,8 @@ bool evaluate_shared_unit(KernelAnalysis& a, const KernelProfile& profile,
 void take_sites(KernelAnalysis& a, const KernelProfile& profile) {
   LaunchSites launch = launch_sites(profile);
   a.sites = std::move(launch.sites);
+  for (AtomicSite& s : a.sites)
+    if (s.path == AtomicPath::kGeneric) s.path = resolve_generic_path(profile, s.opcode.rfind("RED", 0) == 0);
   a.sites_basis = std::move(launch.basis);
   if (a.sites_basis.basis == InstructionBasis::kDerived) a.notes.push_back("atomic sites " + a.sites_basis.text);
 }
@@ -212,6 +214,8 @@ void name_the_other_floor(KernelAnalysis& a) {
 void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
               const Rules& r) {
   a.l2 = evaluate_l2_queue(profile, m.l2_section(), r);
+  const std::vector<PathTraffic> unmodelled = unmodelled_path_traffic(profile);
+  detail::leave_l2_to_unmodelled_paths(a, unmodelled);
   // A kernel without shared atomics leaves the unit idle: U = 0, not "insufficient data".
   const auto n = profile.counter(metric::kSharedAtomInst);
   const bool idle_shared_unit = n && *n == 0.0;
@@ -237,6 +241,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   attach_gain_intervals(a, profile, r);
   a.recommended = recommend_what_if(a);
   a.time = detail::predict_kernel_time(a, profile);
+  detail::add_unmodelled_path_findings(a, unmodelled);
   name_the_other_floor(a);
 }
 

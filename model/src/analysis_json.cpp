@@ -162,6 +162,7 @@ json to_json(const AtomicSite& s) {
           {"predicate", s.predicate},
           {"source", s.source},
           {"unit", enum_name(s.unit)},
+          {"path", enum_name(s.path)},
           {"executions_per_launch", num(s.executions_per_launch)},
           {"lanes_per_instruction", num(s.lanes_per_instruction)},
           {"wavefronts_per_instruction", num(s.wavefronts_per_instruction)},

@@ -300,6 +300,11 @@ AtomicSite read_site(const Reader& r, const json& o, const std::string& p) {
   s.predicate = r.str(o, p, "predicate");
   s.source = r.str(o, p, "source");
   s.unit = r.enumerated<SiteUnit>(o, p, "unit");
+  // Analyses stored before sites named their path: the opcode's.
+  if (r.fields().optional_member(o, p, "path"))
+    s.path = r.enumerated<AtomicPath>(o, p, "path");
+  else
+    s.path = sass_atomic_path(s.opcode).value_or(s.unit == SiteUnit::kShared ? AtomicPath::kSharedUnit : AtomicPath::kL2);
   s.executions_per_launch = r.num(o, p, "executions_per_launch");
   s.lanes_per_instruction = r.num(o, p, "lanes_per_instruction");
   s.wavefronts_per_instruction = r.num(o, p, "wavefronts_per_instruction");

@@ -9,9 +9,6 @@ namespace {
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 bool is_shared_atomic(const std::string& op) { return starts_with(op, "ATOMS."); }
-bool is_global_atomic(const std::string& op) {
-  return starts_with(op, "ATOMG.") || starts_with(op, "REDG.") || starts_with(op, "ATOM.") || starts_with(op, "RED.");
-}
 bool is_cas(const std::string& op) { return op.find(".CAS") != std::string::npos; }  // .CAS and .CAST
 
 // The innermost loop holding `offset`, or nullptr.
@@ -69,8 +66,9 @@ std::vector<AtomicSite> atomic_sites(const InstructionProfile& p) {
     if (is_shared_atomic(r.opcode)) shared_wavefronts += r.wavefronts;
   }
   for (const InstructionRecord& r : p.records) {
-    const bool shared = is_shared_atomic(r.opcode);
-    if ((!shared && !is_global_atomic(r.opcode)) || r.executions <= 0) continue;
+    const std::optional<AtomicPath> path = sass_atomic_path(r.opcode);
+    if (!path || r.executions <= 0) continue;
+    const bool shared = *path == AtomicPath::kSharedUnit;
     AtomicSite site;
     site.offset = r.offset;
     site.opcode = r.opcode;
@@ -78,6 +76,7 @@ std::vector<AtomicSite> atomic_sites(const InstructionProfile& p) {
     site.predicate = r.predicate;
     site.source = r.source;
     site.unit = shared ? SiteUnit::kShared : SiteUnit::kGlobal;
+    site.path = *path;
     site.is_cas = is_cas(r.opcode);
     site.executions_per_launch = r.executions / launches;
     site.lanes_per_instruction = r.lanes / r.executions;

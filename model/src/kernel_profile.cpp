@@ -108,7 +108,7 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   if (hints == nullptr) return;
   r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "global_atomic_op_stands_in_for",
                           "useful_updates", "global_atomic_addresses", "shared_atomic_lane_bytes",
-                          "shared_cas_spin"});
+                          "shared_cas_spin", "sass_atomic_paths"});
   if (hints->contains("shared_atomic_variant"))
     p.shared_atomic_variant = r.enumerated<OpVariant>(*hints, "hints", "shared_atomic_variant");
   if (hints->contains("global_atomic_op"))
@@ -132,6 +132,18 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
     const json& spin = r.member(*hints, "hints", "shared_cas_spin");
     if (!spin.is_boolean()) r.fail("hints.shared_cas_spin", "expected true or false");
     p.shared_cas_spin = spin.get<bool>();
+  }
+  if (hints->contains("sass_atomic_paths")) {
+    const json& paths = r.member(*hints, "hints", "sass_atomic_paths");
+    if (!paths.is_object()) r.fail("hints.sass_atomic_paths", "expected an object of path: count");
+    for (const auto& [name, count] : paths.items()) {
+      const std::string field = "hints.sass_atomic_paths." + name;
+      const std::optional<AtomicPath> path = parse_enum<AtomicPath>(name);
+      if (!path) r.fail(field, "unknown atomic path");
+      if (!count.is_number_integer() || count.get<long long>() < 1 || count.get<long long>() > 1000000)
+        r.fail(field, "expected an instruction count from 1 to 1000000");
+      p.sass_atomic_paths[*path] = static_cast<int>(count.get<long long>());
+    }
   }
   if (hints->contains("global_atomic_addresses")) {
     const double addresses = r.number(*hints, "hints", "global_atomic_addresses");
@@ -256,6 +268,7 @@ json kernel_profile_to_json(const KernelProfile& p) {
   if (p.shared_atomic_lane_bytes) hints["shared_atomic_lane_bytes"] = *p.shared_atomic_lane_bytes;
   if (p.shared_cas_spin) hints["shared_cas_spin"] = *p.shared_cas_spin;
   if (p.global_atomic_addresses) hints["global_atomic_addresses"] = *p.global_atomic_addresses;
+  for (const auto& [path, count] : p.sass_atomic_paths) hints["sass_atomic_paths"][enum_name(path)] = count;
   doc["hints"] = hints;
   if (p.instructions) doc["instructions"] = instruction_profile_to_json(*p.instructions);
   return doc;
@@ -333,7 +346,8 @@ void validate_kernel_profile(const KernelProfile& profile, const std::string& so
 }
 
 bool executes_atomics(const KernelProfile& profile) {
-  for (const char* name : {metric::kSharedAtomInst, metric::kGlobalAtomInst, metric::kGlobalRedInst})
+  for (const char* name : {metric::kSharedAtomInst, metric::kGlobalAtomInst, metric::kGlobalRedInst,
+                           metric::kDsmemAtomRequests, metric::kDsmemRedAsyncRequests, metric::kBulkReductionBytes})
     if (profile.counter(name).value_or(0) > 0) return true;
   return false;
 }

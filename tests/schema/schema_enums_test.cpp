@@ -51,6 +51,7 @@ std::map<std::string, std::vector<std::string>> cpp_tables() {
           {"what_if_id", names<WhatIfId>()},
           {"counter_source", names<CounterSource>()},
           {"site_unit", names<SiteUnit>()},
+          {"atomic_path", names<AtomicPath>()},
           {"instruction_basis", names<InstructionBasis>()},
           {"l2_service_basis", names<L2ServiceBasis>()},
           {"l2_utilization_basis", names<L2UtilizationBasis>()}};

@@ -20,6 +20,8 @@ std::vector<std::vector<std::string>> atomic_site_rows(const model::KernelAnalys
     std::string note;
     if (s->warp_aggregated) note = "warp-aggregated by the compiler";
     if (s->attempts_per_update) note = fmt::format("CAS loop: {:.1f} attempts per update", *s->attempts_per_update);
+    if (!model::is_modelled(s->path))
+      note = fmt::format("{} path (not modelled){}", atomq::enum_name(s->path), note.empty() ? "" : "; " + note);
     const bool shared = s->unit == model::SiteUnit::kShared;
     const size_t slash = s->source.rfind('/');
     rows.push_back({fmt::format("0x{:04x}", s->offset),

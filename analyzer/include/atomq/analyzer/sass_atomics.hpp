@@ -11,6 +11,7 @@
 #include "atomq/analyzer/sass_listing.hpp"
 #include "atomq/common/global_atomic.hpp"
 #include "atomq/common/shared_atomic.hpp"
+#include "atomq/model/atomic_paths.hpp"
 #include "atomq/model/instruction_profile.hpp"
 
 namespace atomq::analyzer {
@@ -59,6 +60,10 @@ struct SassAtomics {
   // loop looks like this; so does a counted loop that issues CAS (tests/gpu/targets/
   // multi_kernel_app.cu's cas_distinct): telling them apart needs the data flow.
   bool cas_in_loop = false;
+
+  // Every atomic instruction of the listing by its path (model/atomic_paths.hpp): REDAS, bulk
+  // reductions and vector atomics included; a generic ATOM/RED counts as generic.
+  std::map<model::AtomicPath, int> paths;
 
   bool has_shared_cas() const { return shared_cas + shared_cast_spin > 0; }
   bool any() const { return !global_ops.empty() || other_global + shared_popc_inc + shared_add + shared_cas +

@@ -38,9 +38,10 @@ enum class FindingKind {
   kImbalance,
   kOutsideCalibratedRange,
   kTableMismatch,
+  kUnmodelledPath,               // atomics on a path without a queue in the model (atomic_paths.hpp)
 };
 // Stable ids, used in the analysis JSON and the report.
-constexpr std::array<EnumName<FindingKind>, 16> enum_names(FindingKind) {
+constexpr std::array<EnumName<FindingKind>, 17> enum_names(FindingKind) {
   return {{{FindingKind::kInsufficientData, "insufficient_data"},
            {FindingKind::kUtilization, "utilization"},
            {FindingKind::kHighUtilizationHighConflict, "high_utilization_high_conflict"},
@@ -56,7 +57,8 @@ constexpr std::array<EnumName<FindingKind>, 16> enum_names(FindingKind) {
            {FindingKind::kL2RoundTrip, "l2_round_trip"},
            {FindingKind::kImbalance, "imbalance"},
            {FindingKind::kOutsideCalibratedRange, "outside_calibrated_range"},
-           {FindingKind::kTableMismatch, "table_mismatch"}}};
+           {FindingKind::kTableMismatch, "table_mismatch"},
+           {FindingKind::kUnmodelledPath, "unmodelled_path"}}};
 }
 
 struct Evidence {

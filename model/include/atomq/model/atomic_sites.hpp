@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "atomq/common/enum_names.hpp"
+#include "atomq/model/atomic_paths.hpp"
 #include "atomq/model/instruction_profile.hpp"
 
 namespace atomq::model {
@@ -26,6 +27,9 @@ struct AtomicSite {
   std::string predicate;
   std::string source;  // "file:line" of the call site; "" without a line table
   SiteUnit unit = SiteUnit::kShared;
+  // The path its atomics take: from the opcode; a generic ATOM/RED resolved by the kernel's
+  // counters (resolve_generic_path), else generic.
+  AtomicPath path = AtomicPath::kSharedUnit;
   double executions_per_launch = 0;       // warp-level
   double lanes_per_instruction = 0;       // e at this site
   double wavefronts_per_instruction = 0;  // k at this site (shared only)
@@ -62,7 +66,8 @@ struct SitesBasis {
   std::string text;                     // the basis in words
 };
 
-// Atomic sites (ATOMS, ATOMG/ATOM, REDG/RED) in offset order. Empty without a listing.
+// Atomic sites (ATOMS, ATOMG/ATOM, REDG/RED, REDAS, bulk reductions) in offset order. Empty
+// without a listing.
 std::vector<AtomicSite> atomic_sites(const InstructionProfile& profile);
 
 // All CAS sites in loops with countable entries taken together (an unrolled source loop gives

@@ -12,6 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "atomq/common/device_info.hpp"
+#include "atomq/model/atomic_paths.hpp"
 #include "atomq/model/instruction_profile.hpp"
 #include "atomq/common/enum_names.hpp"
 #include "atomq/common/global_atomic.hpp"
@@ -102,6 +103,9 @@ struct KernelProfile {
   // The SASS opcode global_atomic_op stands in for (e.g. "REDG.E.XOR.STRONG.GPU", whose
   // nearest calibrated op is red.or.u32); empty when the kernel issues that op itself.
   std::string global_atomic_op_stands_in_for;
+  // From the SASS of the kernel: its atomic instructions by path (atomic_paths.hpp), counted in
+  // the listing (static, not executions); empty without a listing.
+  std::map<AtomicPath, int> sass_atomic_paths;
   // Distinct global addresses the atomics update (e.g. a histogram's bins), known for
   // built-in targets or given by the user: the L2 what-ifs' merge traffic.
   std::optional<double> global_atomic_addresses;
@@ -121,7 +125,7 @@ struct KernelProfile {
 // A counter name carries its rollup: "<metric>.<rollup>[.<submetric>]" (e.g. ".sum").
 bool is_counter_name(const std::string& name);
 
-// Whether the counters show atomics: shared or global atomic instructions executed. Only such
+// Whether the counters show atomics: shared, global or DSMEM atomic instructions or bulk reductions. Only such
 // kernels need their SASS (the atomic hints) or a per-instruction run.
 bool executes_atomics(const KernelProfile& profile);
 

@@ -62,5 +62,15 @@ inline constexpr const char* kL1GlobalAtomRequests = "l1tex__t_requests_pipe_lsu
 inline constexpr const char* kL1GlobalRedRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
 inline constexpr const char* kGlobalAtomInst = "smsp__sass_inst_executed_op_global_atom.sum";
 inline constexpr const char* kGlobalRedInst = "smsp__sass_inst_executed_op_global_red.sum";
+// The paths atomq names but does not yet model (atomic_paths.hpp). Warp-level atomic requests
+// to a cluster peer's shared memory (DSMEM: generic ATOM/RED on its window, and REDAS), the
+// cycles the SM's DSMEM request path was busy (busiest SM), the bytes TMA bulk reductions wrote
+// towards the L2, and the L2 atomic requests to host memory (the system aperture).
+inline constexpr const char* kDsmemAtomRequests = "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum";
+inline constexpr const char* kDsmemRedAsyncRequests = "l1tex__t_requests_pipe_lsu_mem_dshared_op_redas.sum";
+inline constexpr const char* kDsmemRequestBusyMax = "l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.max";
+inline constexpr const char* kBulkReductionBytes = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum";
+inline constexpr const char* kL2HostAtomRequests = "lts__t_requests_aperture_sysmem_op_atom.sum";
+inline constexpr const char* kL2HostRedRequests = "lts__t_requests_aperture_sysmem_op_red.sum";
 
 }  // namespace atomq::model::metric

@@ -1,0 +1,90 @@
+#include "atomq/model/atomic_paths.hpp"
+
+#include <fmt/format.h>
+
+#include "atomq/model/kernel_profile.hpp"
+#include "atomq/model/metric_names.hpp"
+
+namespace atomq::model {
+
+namespace {
+
+// The opcode's base ("REDG") and its type token ("F32x2"), the token after the operation.
+std::string base_of(const std::string& opcode) { return opcode.substr(0, opcode.find('.')); }
+
+// A vector of 32- or 64-bit elements (F32x2, F32x4, U32x4, F64x2...); F16x2 and BF16x2 are one
+// packed 32-bit word, which the L2 serves as one lane's word (atom.add.f16x2 is calibrated).
+bool has_vector_type(const std::string& opcode) {
+  size_t begin = 0;
+  while (begin <= opcode.size()) {
+    const size_t end = std::min(opcode.find('.', begin), opcode.size());
+    const std::string token = opcode.substr(begin, end - begin);
+    const size_t x = token.find('x');
+    if (x != std::string::npos && x > 0 && x + 1 < token.size() && std::isdigit(static_cast<unsigned char>(token[x - 1])) &&
+        token != "F16x2" && token != "BF16x2")
+      return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
+double counter_or_zero(const KernelProfile& p, const char* name) { return p.counter(name).value_or(0.0); }
+
+}  // namespace
+
+std::optional<AtomicPath> sass_atomic_path(const std::string& opcode) {
+  const std::string base = base_of(opcode);
+  if (base == "ATOMS") return AtomicPath::kSharedUnit;
+  if (base == "REDG" || base == "ATOMG") return has_vector_type(opcode) ? AtomicPath::kVectorL2 : AtomicPath::kL2;
+  if (base == "ATOM" || base == "RED") return has_vector_type(opcode) ? AtomicPath::kVectorL2 : AtomicPath::kGeneric;
+  if (base == "REDAS") return AtomicPath::kDsmem;
+  if (base == "UBLKRED" || base == "UTMAREDG" || base == "UTMARED") return AtomicPath::kBulkReduction;
+  return std::nullopt;
+}
+
+AtomicPath resolve_generic_path(const KernelProfile& profile, bool reduction) {
+  const bool dsmem = counter_or_zero(profile, metric::kDsmemAtomRequests) > 0;
+  const bool global =
+      counter_or_zero(profile, reduction ? metric::kL1GlobalRedRequests : metric::kL1GlobalAtomRequests) > 0;
+  if (dsmem && !global) return AtomicPath::kDsmem;
+  if (global && !dsmem) return AtomicPath::kL2;
+  return AtomicPath::kGeneric;
+}
+
+std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p) {
+  std::vector<PathTraffic> out;
+  const double dsmem_atom = counter_or_zero(p, metric::kDsmemAtomRequests);
+  const double dsmem_redas = counter_or_zero(p, metric::kDsmemRedAsyncRequests);
+  if (dsmem_atom + dsmem_redas > 0) {
+    PathTraffic t{AtomicPath::kDsmem, dsmem_atom + dsmem_redas, "warp requests", "", false};
+    t.text = fmt::format("atomics on a cluster peer's shared memory (DSMEM): {:.3g} warp requests ({:.3g} "
+                         "ATOM/RED, {:.3g} red.async)", t.amount, dsmem_atom, dsmem_redas);
+    const auto busy = p.counter(metric::kDsmemRequestBusyMax);
+    const auto cycles = p.counter(metric::kCyclesActiveMax);
+    if (busy && cycles && *cycles > 0)
+      t.text += fmt::format("; the busiest SM's DSMEM request path active {:.0f}% of its cycles", 100.0 * *busy / *cycles);
+    out.push_back(std::move(t));
+  }
+  if (const double bytes = counter_or_zero(p, metric::kBulkReductionBytes); bytes > 0)
+    out.push_back({AtomicPath::kBulkReduction, bytes, "bytes",
+                   fmt::format("TMA bulk reductions (cp.reduce.async.bulk): {:.3g} bytes towards the L2, which counts "
+                               "them among its reduction requests",
+                               bytes),
+                   true});
+  if (const auto v = p.sass_atomic_paths.find(AtomicPath::kVectorL2); v != p.sass_atomic_paths.end() && v->second > 0)
+    out.push_back({AtomicPath::kVectorL2, static_cast<double>(v->second), "instructions in the SASS",
+                   fmt::format("vector float atomics (REDG/ATOMG .F32x2/.F32x4): {} in the SASS; the L2 serves "
+                               "them as requests of several words, which no calibrated op is",
+                               v->second),
+                   true});
+  const double host = counter_or_zero(p, metric::kL2HostAtomRequests) + counter_or_zero(p, metric::kL2HostRedRequests);
+  if (host > 0)
+    out.push_back({AtomicPath::kHostMemory, host, "L2 requests",
+                   fmt::format("atomics on host memory (the L2's system aperture): {:.3g} L2 requests, served "
+                               "across the host link",
+                               host),
+                   true});
+  return out;
+}
+
+}  // namespace atomq::model

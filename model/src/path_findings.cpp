@@ -1,0 +1,78 @@
+// Atomics on a path without a queue in the model (atomic_paths.hpp): each is named with its
+// traffic; where it reaches the L2's counters the L2 queue is not evaluated (its requests are
+// no calibrated op); and a kernel the modelled units do not bind is not called "not atomic-bound"
+// while such traffic ran beside them: its class is insufficient data, with the reason.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "findings.hpp"
+
+namespace atomq::model::detail {
+
+namespace {
+
+const char* title_of(AtomicPath p) {
+  switch (p) {
+    case AtomicPath::kDsmem: return "DSMEM atomics: not modelled";
+    case AtomicPath::kBulkReduction: return "Bulk reductions: not modelled";
+    case AtomicPath::kVectorL2: return "Vector atomics: not modelled";
+    case AtomicPath::kHostMemory: return "Host-memory atomics: not modelled";
+    default: return "Atomics on an unmodelled path";
+  }
+}
+
+const char* advice_of(AtomicPath p) {
+  switch (p) {
+    case AtomicPath::kDsmem:
+      return "atomq has no queue for the SM-to-SM network yet, so these atomics' time is in no U. Where the "
+             "bins fit one block's shared memory, block-local shared atomics take the modelled shared unit "
+             "instead of the network.";
+    case AtomicPath::kBulkReduction:
+      return "atomq has no calibrated cost for bulk reductions yet: the L2 queue is left unevaluated rather "
+             "than costing them as scalar reductions.";
+    case AtomicPath::kVectorL2:
+      return "atomq has no calibrated cost for vector atomics yet: the L2 queue is left unevaluated rather "
+             "than costing their requests as one-word ones.";
+    case AtomicPath::kHostMemory:
+      return "Atomics on host memory cross the host link, which atomq does not model: keep the counters in "
+             "device memory and copy the result to the host once.";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+void leave_l2_to_unmodelled_paths(KernelAnalysis& a, const std::vector<PathTraffic>& traffic) {
+  const auto it = std::find_if(traffic.begin(), traffic.end(), [](const PathTraffic& t) { return t.reaches_l2; });
+  if (it == traffic.end()) return;
+  a.l2 = L2Queue{};
+  a.l2.not_evaluated_reason = "L2 queue not evaluated: " + it->text + " (not modelled)";
+}
+
+void add_unmodelled_path_findings(KernelAnalysis& a, const std::vector<PathTraffic>& traffic) {
+  if (traffic.empty()) return;
+  std::vector<Finding> found;
+  for (const PathTraffic& t : traffic) {
+    Finding f;
+    f.kind = FindingKind::kUnmodelledPath;
+    f.title = title_of(t.path);
+    f.evidence.push_back({enum_name(t.path), t.amount, t.amount_unit});
+    f.details.push_back(t.text);
+    f.recommendation = advice_of(t.path);
+    found.push_back(std::move(f));
+  }
+  const bool modelled_unit_binds = more_bound(a.utilization_class, UtilizationClass::kNotAtomicBound);
+  if (!modelled_unit_binds) {
+    // The modelled units leave the kernel unbound; the unmodelled path may bind it: no class.
+    a.notes.push_back(fmt::format("class insufficient_data: the modelled units read {}, and {} ran beside them",
+                                  enum_name(a.utilization_class), found.front().title));
+    a.utilization_class = UtilizationClass::kInsufficientData;
+    a.binding_unit = BindingUnit::kNone;
+    a.findings.insert(a.findings.begin(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  } else {
+    a.findings.insert(a.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  }
+}
+
+}  // namespace atomq::model::detail

@@ -1,0 +1,144 @@
+// Hopper's other atomic paths (model/include/atomq/model/atomic_paths.hpp): the opcodes the
+// H200's SASS shows for each (cuobjdump -sass of sm_90a code: a cluster peer's shared memory
+// through map_shared_rank or mapa is a generic ATOM, red.async is REDAS, cp.reduce.async.bulk is
+// UBLKRED, float2/float4 atomicAdd is .F32x2/.F32x4, system scope is .STRONG.SYS), and the
+// analysis of kernels on them: named, never costed as another op.
+#include <gtest/gtest.h>
+
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/atomic_paths.hpp"
+#include "atomq/model/metric_names.hpp"
+#include "l2_analysis_fixture.hpp"
+
+namespace atomq::model {
+namespace {
+
+using test::L2Spec;
+
+TEST(AtomicPaths, FromTheOpcodesTheH200Emits) {
+  EXPECT_EQ(sass_atomic_path("ATOMS.ADD"), AtomicPath::kSharedUnit);
+  EXPECT_EQ(sass_atomic_path("ATOMS.CAST.SPIN"), AtomicPath::kSharedUnit);
+  EXPECT_EQ(sass_atomic_path("REDG.E.ADD.STRONG.GPU"), AtomicPath::kL2);
+  EXPECT_EQ(sass_atomic_path("REDG.E.ADD.STRONG.SYS"), AtomicPath::kL2);  // the scope, not the memory
+  EXPECT_EQ(sass_atomic_path("ATOMG.E.CAS.STRONG.SYS"), AtomicPath::kL2);
+  EXPECT_EQ(sass_atomic_path("REDG.E.ADD.STRONG.SM"), AtomicPath::kL2);
+  EXPECT_EQ(sass_atomic_path("ATOMG.E.ADD.F16x2.RN.STRONG.GPU"), AtomicPath::kL2);  // one packed word
+  EXPECT_EQ(sass_atomic_path("REDG.E.ADD.F32x2.FTZ.RN.STRONG.GPU"), AtomicPath::kVectorL2);
+  EXPECT_EQ(sass_atomic_path("ATOMG.E.ADD.F32x4.FTZ.RN.STRONG.GPU"), AtomicPath::kVectorL2);
+  EXPECT_EQ(sass_atomic_path("ATOM.E.ADD.STRONG.GPU"), AtomicPath::kGeneric);  // DSMEM or global
+  EXPECT_EQ(sass_atomic_path("RED.E.ADD.STRONG.GPU"), AtomicPath::kGeneric);
+  EXPECT_EQ(sass_atomic_path("REDAS.ADD"), AtomicPath::kDsmem);
+  EXPECT_EQ(sass_atomic_path("UBLKRED.G.S.ADD"), AtomicPath::kBulkReduction);
+  EXPECT_EQ(sass_atomic_path("UBLKRED.G.S.ADD.F32.RN"), AtomicPath::kBulkReduction);
+  for (const char* not_atomic : {"UTMACMDFLUSH", "SYNCS.ARRIVE.TRANS64", "LDG.E", "ATOMSX", "", "MEMBAR.SC.GPU"})
+    EXPECT_FALSE(sass_atomic_path(not_atomic).has_value()) << not_atomic;
+}
+
+TEST(AtomicPaths, GenericSitesResolvedByWhichCountersMoved) {
+  KernelProfile p;
+  EXPECT_EQ(resolve_generic_path(p, false), AtomicPath::kGeneric);
+  p.counters[metric::kDsmemAtomRequests] = 135168;
+  EXPECT_EQ(resolve_generic_path(p, false), AtomicPath::kDsmem);
+  p.counters[metric::kL1GlobalRedRequests] = 2112;  // a REDG beside it does not claim a generic ATOM
+  EXPECT_EQ(resolve_generic_path(p, false), AtomicPath::kDsmem);
+  EXPECT_EQ(resolve_generic_path(p, true), AtomicPath::kGeneric);
+  p.counters[metric::kDsmemAtomRequests] = 0;
+  EXPECT_EQ(resolve_generic_path(p, true), AtomicPath::kL2);
+}
+
+class OtherPaths : public ::testing::Test {
+ protected:
+  ServiceTimeModel model{test::make_h200_like_table_with_l2()};
+
+  // A kernel without shared atomics, with `l2` at the slices and 107 us long (dsmem_add's time).
+  static KernelProfile kernel(const L2Spec& l2) {
+    test::ProfileSpec spec;
+    KernelProfile p = test::make_profile(spec);
+    for (const char* m : {metric::kSharedAtomInst, metric::kSharedAtomInstAlu, metric::kSharedAtomInstCas,
+                          metric::kSharedAtomWavefronts})
+      p.counters[m] = 0;
+    p.counters[metric::kDurationNs] = 107264;
+    test::add_l2_counters(p, l2);
+    return p;
+  }
+};
+
+// dsmem_add on the H200 (264 blocks of 256 threads in clusters of 2, 64 atomicAdds each into
+// the peer's bins; ncu): 135168 DSMEM atomic requests, 2112 REDG to the output.
+TEST_F(OtherPaths, DsmemAtomicsAreNamedAndTheKernelIsNotCalledUnbound) {
+  L2Spec l2;
+  l2.red = 3168;
+  l2.red_hottest = 1056;
+  l2.elapsed_cycles = 107264 * test::kL2ClockMhz / 1000;
+  l2.warp_instructions = 2112;
+  KernelProfile p = kernel(l2);
+  p.counters[metric::kDsmemAtomRequests] = 135168;
+  p.counters[metric::kDsmemRequestBusyMax] = 65568;
+  const KernelAnalysis a = analyze(p, model);
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kInsufficientData);
+  EXPECT_EQ(a.binding_unit, BindingUnit::kNone);
+  ASSERT_FALSE(a.findings.empty());
+  EXPECT_EQ(a.findings.front().kind, FindingKind::kUnmodelledPath);
+  EXPECT_EQ(a.findings.front().title, "DSMEM atomics: not modelled");
+  EXPECT_TRUE(a.l2.evaluated);  // its REDG are costed; DSMEM requests never reach the slices
+}
+
+// bulk_reduce<float> (4224 cp.reduce.async.bulk of 4 KiB): the L2 counts 202752 RED requests
+// that are no calibrated scalar op, so the L2 queue is not evaluated on them.
+TEST_F(OtherPaths, BulkReductionsLeaveTheL2Unevaluated) {
+  L2Spec l2;
+  l2.red = 202752;
+  l2.red_hottest = 6336;
+  l2.elapsed_cycles = 14912 * test::kL2ClockMhz / 1000;
+  KernelProfile p = kernel(l2);
+  p.counters[metric::kBulkReductionBytes] = 17301504;
+  const KernelAnalysis a = analyze(p, model);
+  EXPECT_FALSE(a.l2.evaluated);
+  EXPECT_NE(a.l2.not_evaluated_reason.find("bulk reductions"), std::string::npos) << a.l2.not_evaluated_reason;
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kInsufficientData);
+  EXPECT_TRUE(a.has(FindingKind::kUnmodelledPath));
+}
+
+TEST_F(OtherPaths, VectorAtomicsAndHostMemoryAreNotCostedAsScalarRequests) {
+  L2Spec l2;
+  l2.red = 492852;
+  l2.red_hottest = 17384;
+  l2.elapsed_cycles = 29408 * test::kL2ClockMhz / 1000;
+  KernelProfile vector = kernel(l2);
+  vector.sass_atomic_paths = {{AtomicPath::kL2, 5}, {AtomicPath::kVectorL2, 10}};
+  const KernelAnalysis v = analyze(vector, model);
+  EXPECT_FALSE(v.l2.evaluated);
+  EXPECT_EQ(v.findings.front().title, "Vector atomics: not modelled");
+
+  KernelProfile host = kernel(l2);
+  host.counters[metric::kL2HostRedRequests] = 98208;
+  const KernelAnalysis h = analyze(host, model);
+  EXPECT_FALSE(h.l2.evaluated);
+  EXPECT_EQ(h.findings.front().title, "Host-memory atomics: not modelled");
+
+  KernelProfile plain = kernel(l2);  // the same counters on device memory, scalar: costed
+  EXPECT_TRUE(analyze(plain, model).l2.evaluated);
+  EXPECT_FALSE(analyze(plain, model).has(FindingKind::kUnmodelledPath));
+}
+
+// A modelled unit that binds keeps its class; the unmodelled path is named after it.
+TEST_F(OtherPaths, ABindingModelledUnitKeepsItsClass) {
+  L2Spec l2;
+  l2.red = 100.6e6;
+  l2.red_hottest = 99.0e6;
+  l2.elapsed_cycles = 50.2e6 * test::kL2ClockMhz / 1000;
+  l2.busy_fraction = 0.9;
+  l2.warp_instructions = 2097152;
+  KernelProfile p = kernel(l2);
+  p.counters[metric::kDurationNs] = 50.2e6;
+  p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+  p.counters[metric::kDsmemRedAsyncRequests] = 1000;
+  const KernelAnalysis a = analyze(p, model);
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kSevere);
+  EXPECT_EQ(a.binding_unit, BindingUnit::kL2AtomicUnit);
+  EXPECT_NE(a.findings.front().kind, FindingKind::kUnmodelledPath);
+  EXPECT_TRUE(a.has(FindingKind::kUnmodelledPath));
+}
+
+}  // namespace
+}  // namespace atomq::model
