@@ -192,3 +192,12 @@ atomq_python_gpu_check(python_profile check_python_profile.py ${CMAKE_BINARY_DIR
 
 # Triton's float atomic_max and atomic_add into one address: the op from the SASS (GPU, Triton).
 atomq_python_gpu_check(analyze_triton_ops check_triton_ops.py ${PROJECT_SOURCE_DIR}/validation/third_party/triton_atomics.py)
+
+# Hopper's other atomic paths (DSMEM, bulk reductions, vector and system-scope atomics): their
+# microbenchmarks' SASS, counters and the model's naming of each.
+add_executable(atomq_path_gpu_tests gpu/atomic_path_test.cpp)
+target_link_libraries(atomq_path_gpu_tests PRIVATE atomq_collector atomq_microbench GTest::gtest_main)
+target_compile_definitions(atomq_path_gpu_tests PRIVATE ATOMQ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+set_target_properties(atomq_path_gpu_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
+gtest_discover_tests(atomq_path_gpu_tests PROPERTIES LABELS gpu
+  SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
