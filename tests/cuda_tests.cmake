@@ -201,3 +201,13 @@ target_compile_definitions(atomq_path_gpu_tests PRIVATE ATOMQ_SOURCE_DIR="${PROJ
 set_target_properties(atomq_path_gpu_tests PROPERTIES BUILD_RPATH "${CUPTI_LIBRARY_DIR}")
 gtest_discover_tests(atomq_path_gpu_tests PROPERTIES LABELS gpu
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" DISCOVERY_TIMEOUT 60)
+
+# Hopper's other atomic paths in a program of its own: named, never costed as another op.
+add_executable(paths_app gpu/targets/paths_app.cu)
+target_link_libraries(paths_app PRIVATE CUDA::cudart_static)
+target_compile_options(paths_app PRIVATE -lineinfo)
+set_target_properties(paths_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_test(NAME integration.analyze_paths
+  COMMAND ${ATOMQ_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/integration/check_paths.py
+          ${ATOMQ_CLI} $<TARGET_FILE:paths_app> ${CMAKE_CURRENT_BINARY_DIR}/integration_work/paths)
+set_tests_properties(integration.analyze_paths PROPERTIES LABELS "integration;gpu" SKIP_RETURN_CODE 77)
