@@ -5,6 +5,9 @@
 // as another op (model/atomic_paths.hpp).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <array>
 #include <string>
 #include <vector>
 
@@ -57,6 +60,13 @@ mb::AtomicPathConfig config_of(AtomicPathCase path) {
   return c;
 }
 
+// This test binary's own path: cuobjdump runs as a child process, where /proc/self/exe is itself.
+std::string own_binary() {
+  std::array<char, 4096> path{};
+  const ssize_t n = readlink("/proc/self/exe", path.data(), path.size() - 1);
+  return n > 0 ? std::string(path.data(), static_cast<size_t>(n)) : std::string();
+}
+
 const atomq::analyzer::SassFunction* function_named(const std::vector<atomq::analyzer::SassFunction>& functions,
                                                     const std::string& part) {
   for (const auto& f : functions)
@@ -79,7 +89,7 @@ TEST(AtomicPathGpu, EachCaseAddsExactly) {
 // The classifier on this binary's own SASS (sm_90): every path's opcodes as model/atomic_paths
 // names them; the system-scope kernel's atomics carry .SYS.
 TEST(AtomicPathGpu, TheSassOfEachCaseNamesItsPath) {
-  const atomq::analyzer::SassDump dump = atomq::analyzer::dump_sass("/proc/self/exe");
+  const atomq::analyzer::SassDump dump = atomq::analyzer::dump_sass(own_binary());
   if (dump.status != atomq::analyzer::SassDumpStatus::kOk) GTEST_SKIP() << "no SASS listing: " << dump.reason;
   for (const Expected& e : kCases) {
     SCOPED_TRACE(e.kernel);
@@ -100,7 +110,7 @@ TEST(AtomicPathGpu, TheSassOfEachCaseNamesItsPath) {
 // cost what it cannot; system scope on device memory is the L2 path as before.
 TEST(AtomicPathGpu, TheCountersShowEachPathAndTheModelNamesIt) {
   ATOMQ_REQUIRE_GPU();
-  const atomq::analyzer::SassDump dump = atomq::analyzer::dump_sass("/proc/self/exe");
+  const atomq::analyzer::SassDump dump = atomq::analyzer::dump_sass(own_binary());
   if (dump.status != atomq::analyzer::SassDumpStatus::kOk) GTEST_SKIP() << "no SASS listing: " << dump.reason;
   const atomq::model::ServiceTimeModel model(
       atomq::calibration::load_service_table(std::string(ATOMQ_SOURCE_DIR) + "/calibration/tables/GH100.json"));
