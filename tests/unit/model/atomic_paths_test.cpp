@@ -111,6 +111,7 @@ TEST_F(OtherPaths, VectorAtomicsAndHostMemoryAreNotCostedAsScalarRequests) {
   EXPECT_EQ(v.findings.front().title, "Vector atomics: not modelled");
 
   KernelProfile host = kernel(l2);
+  host.counters[metric::kL1GlobalRedRequests] = 33792;  // count_system's REDG.E.ADD.STRONG.SYS
   host.counters[metric::kL2HostRedRequests] = 98208;
   const KernelAnalysis h = analyze(host, model);
   EXPECT_FALSE(h.l2.evaluated);
@@ -138,6 +139,26 @@ TEST_F(OtherPaths, ABindingModelledUnitKeepsItsClass) {
   EXPECT_EQ(a.binding_unit, BindingUnit::kL2AtomicUnit);
   EXPECT_NE(a.findings.front().kind, FindingKind::kUnmodelledPath);
   EXPECT_TRUE(a.has(FindingKind::kUnmodelledPath));
+}
+
+// Every launch makes one system-aperture RED of its own: multi_kernel_app's no_atomics read 1
+// on the H200. That is no host-memory atomic of the kernel's.
+TEST_F(OtherPaths, TheLaunchsOwnSystemApertureRequestIsNoHostAtomic) {
+  L2Spec none;
+  none.red = 1;
+  none.red_hottest = 1;
+  none.elapsed_cycles = 64400 * test::kL2ClockMhz / 1000;
+  KernelProfile p = kernel(none);
+  p.counters[metric::kL2HostRedRequests] = 1;
+  EXPECT_TRUE(unmodelled_path_traffic(p).empty());
+  p.graph = GraphNodeTag{};
+  p.graph->kernels = {"a", "b", "c"};
+  p.counters[metric::kL1GlobalRedRequests] = 4224;
+  p.counters[metric::kL2HostRedRequests] = 3;  // one per kernel of a whole-graph range
+  EXPECT_TRUE(unmodelled_path_traffic(p).empty());
+  p.counters[metric::kL2HostRedRequests] = 4;
+  ASSERT_EQ(unmodelled_path_traffic(p).size(), 1u);
+  EXPECT_EQ(unmodelled_path_traffic(p).front().path, AtomicPath::kHostMemory);
 }
 
 }  // namespace
