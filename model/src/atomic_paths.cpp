@@ -77,13 +77,11 @@ std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p) {
                                "them as requests of several words, which no calibrated op is",
                                v->second),
                    true});
-  // Every launch makes one system-aperture RED of its own (a kernel without atomics reads 1 on
-  // the H200: tests/gpu/targets/multi_kernel_app.cu's no_atomics): only requests beyond one per
-  // kernel in the range, from a kernel whose SMs sent atomics at all, are its atomics on host memory.
-  const double launches = p.graph && !p.graph->kernels.empty() ? static_cast<double>(p.graph->kernels.size()) : 1.0;
+  // Host-memory atomics come from the kernel's SMs: a system-aperture request in a kernel whose SMs
+  // sent no atomic (multi_kernel_app's no_atomics read one on the H200) is not one of them.
   const double sm_atomics = counter_or_zero(p, metric::kL1GlobalAtomRequests) + counter_or_zero(p, metric::kL1GlobalRedRequests);
   const double host = counter_or_zero(p, metric::kL2HostAtomRequests) + counter_or_zero(p, metric::kL2HostRedRequests);
-  if (host > launches && sm_atomics > 0)
+  if (host > 0 && sm_atomics > 0)
     out.push_back({AtomicPath::kHostMemory, host, "L2 requests",
                    fmt::format("atomics on host memory (the L2's system aperture): {:.3g} L2 requests, served "
                                "across the host link",
