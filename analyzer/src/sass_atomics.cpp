@@ -109,9 +109,11 @@ std::optional<GlobalOpMatch> match_global_atomic(const std::string& opcode) {
     if (p.type == "F64") return exact(reduction ? Op::kRedAddF64 : Op::kAtomAddF64);
     if (p.type == "F16x2") return reduction ? stand_in(Op::kAtomAddF16x2) : exact(Op::kAtomAddF16x2);
     if (p.type == "BF16x2") return reduction ? stand_in(Op::kAtomAddBF16x2) : exact(Op::kAtomAddBF16x2);
+    if (p.type == "F32x2") return reduction ? exact(Op::kRedAddF32x2) : stand_in(Op::kRedAddF32x2);
+    if (p.type == "F32x4") return reduction ? exact(Op::kRedAddF32x4) : stand_in(Op::kRedAddF32x4);
     if (u32) return exact(reduction ? Op::kRedAddU32 : Op::kAtomAddU32);
     if (b64) return reduction ? exact(Op::kRedAddU64) : exact(Op::kAtomAddU64);
-    return std::nullopt;  // vector float adds (F32x2, F32x4), ...
+    return std::nullopt;  // other vector types, ...
   }
   if (o == "CAS") {
     if (u32) return exact(Op::kAtomCasU32);

@@ -25,6 +25,8 @@ template <> struct WordOf<GlobalAtomicOp::kRedAddF64> { using type = double; };
 template <> struct WordOf<GlobalAtomicOp::kAtomAddF64> { using type = double; };
 template <> struct WordOf<GlobalAtomicOp::kAtomAddF16x2> { using type = __half2; };
 template <> struct WordOf<GlobalAtomicOp::kAtomAddBF16x2> { using type = __nv_bfloat162; };
+template <> struct WordOf<GlobalAtomicOp::kRedAddF32x2> { using type = float2; };
+template <> struct WordOf<GlobalAtomicOp::kRedAddF32x4> { using type = float4; };
 
 // One global atomic of kOp at `word`; returns what an ATOM op returned (0 for RED ops, whose
 // result is dropped so that they compile to REDG). `j` varies the operand per unrolled slot.
@@ -69,6 +71,10 @@ __device__ __forceinline__ unsigned int issue(Word* word, unsigned int j) {
     return static_cast<unsigned int>(atomicMax(word, static_cast<int>(j)));
   } else if constexpr (kOp == Op::kAtomMinU32) {
     return atomicMin(word, 0x7fffffffu - j);
+  } else if constexpr (kOp == Op::kRedAddF32x2) {
+    atomicAdd(word, make_float2(1.0f, 1.0f));
+  } else if constexpr (kOp == Op::kRedAddF32x4) {
+    atomicAdd(word, make_float4(1.0f, 1.0f, 1.0f, 1.0f));
   } else {
     static_assert(kOp == Op::kRedOrU32);
     atomicOr(word, 1u << j);

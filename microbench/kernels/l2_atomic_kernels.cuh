@@ -52,7 +52,7 @@ __global__ void l2_atomic_kernel(L2AtomicArgs args);
 
 // Host-side handle of the instantiation for `op`, for cudaLaunchKernel.
 const void* l2_atomic_kernel_handle(GlobalAtomicOp op);
-// Bytes of one word `op` updates (4 or 8).
+// Bytes of one word `op` updates (4, 8 or 16).
 int l2_word_bytes(GlobalAtomicOp op);
 
 }  // namespace atomq::microbench::kernels

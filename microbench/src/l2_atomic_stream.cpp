@@ -83,7 +83,9 @@ L2AtomicStreamBench::L2AtomicStreamBench(int ordinal) {
   const DeviceInfo& d = impl_->device;
   // The highest index any spread reaches: distinct at the most warps per SM, or many_lines.
   const long long max_threads = static_cast<long long>(d.sm_count) * d.max_warps_per_sm * kWarpSize;
-  const long long bytes = std::max({max_threads * 8, static_cast<long long>(kernels::kL2ManyLines) * kernels::kL2LineBytes,
+  int widest = 0;
+  for (const GlobalAtomicOpTraits& t : kGlobalAtomicOpTraits) widest = std::max(widest, t.word_bytes);
+  const long long bytes = std::max({max_threads * widest, static_cast<long long>(kernels::kL2ManyLines) * kernels::kL2LineBytes,
                                     static_cast<long long>(kL2MaxHotAddresses) * kernels::kL2LineBytes});
   ATOMQ_CUDA(cudaMemset(impl_->words.reserve(static_cast<size_t>(bytes)), 0, static_cast<size_t>(bytes)));
   impl_->sink.reserve(static_cast<size_t>(d.sm_count) * 2 * sizeof(unsigned int));

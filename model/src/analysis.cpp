@@ -214,7 +214,8 @@ void name_the_other_floor(KernelAnalysis& a) {
 void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
               const Rules& r) {
   a.l2 = evaluate_l2_queue(profile, m.l2_section(), r);
-  const std::vector<PathTraffic> unmodelled = unmodelled_path_traffic(profile);
+  const std::vector<PathTraffic> unmodelled =
+      unmodelled_path_traffic(profile, m.l2_section() ? m.l2_section()->ops : std::vector<GlobalAtomicOp>{});
   detail::leave_l2_to_unmodelled_paths(a, unmodelled);
   // A kernel without shared atomics leaves the unit idle: U = 0, not "insufficient data".
   const auto n = profile.counter(metric::kSharedAtomInst);

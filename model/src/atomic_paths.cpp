@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/model/metric_names.hpp"
 
@@ -51,7 +53,7 @@ AtomicPath resolve_generic_path(const KernelProfile& profile, bool reduction) {
   return AtomicPath::kGeneric;
 }
 
-std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p) {
+std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p, const std::vector<GlobalAtomicOp>& calibrated_ops) {
   std::vector<PathTraffic> out;
   const double dsmem_atom = counter_or_zero(p, metric::kDsmemAtomRequests);
   const double dsmem_redas = counter_or_zero(p, metric::kDsmemRedAsyncRequests);
@@ -71,10 +73,16 @@ std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p) {
                                "them among its reduction requests",
                                bytes),
                    true});
-  if (const auto v = p.sass_atomic_paths.find(AtomicPath::kVectorL2); v != p.sass_atomic_paths.end() && v->second > 0)
+  const auto calibrated = [&](GlobalAtomicOp op) {
+    return std::find(calibrated_ops.begin(), calibrated_ops.end(), op) != calibrated_ops.end();
+  };
+  const bool vector_ops_calibrated = calibrated(GlobalAtomicOp::kRedAddF32x2) && calibrated(GlobalAtomicOp::kRedAddF32x4);
+  if (const auto v = p.sass_atomic_paths.find(AtomicPath::kVectorL2);
+      v != p.sass_atomic_paths.end() && v->second > 0 && !vector_ops_calibrated)
     out.push_back({AtomicPath::kVectorL2, static_cast<double>(v->second), "instructions in the SASS",
-                   fmt::format("vector float atomics (REDG/ATOMG .F32x2/.F32x4): {} in the SASS; the L2 serves "
-                               "them as requests of several words, which no calibrated op is",
+                   fmt::format("vector float atomics (REDG/ATOMG .F32x2/.F32x4): {} in the SASS; the table has "
+                               "no cells for red.add.f32x2 and red.add.f32x4 (calibrated before atomq knew them: "
+                               "run atomq calibrate)",
                                v->second),
                    true});
   // Host-memory atomics come from the kernel's SMs: a system-aperture request in a kernel whose SMs

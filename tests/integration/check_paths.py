@@ -49,8 +49,13 @@ for name, title, site_path in (("merge_tiles", "Bulk reductions: not modelled", 
                                ("accumulate_float4", "Vector atomics: not modelled", "vector_l2")):
     for k in launches.get(name, []):
         a = k["analysis"]
-        check(title in titles(k), f"{name}: {titles(k)}")
-        check(a["l2"]["evaluated"] is False, f"{name}: L2 queue not evaluated: {a['l2'].get('reason')}")
+        if name == "accumulate_float4" and a["l2"]["evaluated"]:
+            # A table calibrated with the vector ops costs the float4 adds by their own cells.
+            check(a["l2"].get("op") == "red.add.f32x4" and a["l2"].get("op_origin") == "measured",
+                  f"{name}: costed as red.add.f32x4 from its SASS: {a['l2'].get('op')} ({a['l2'].get('op_reason')})")
+        else:
+            check(title in titles(k), f"{name}: {titles(k)}")
+            check(a["l2"]["evaluated"] is False, f"{name}: L2 queue not evaluated: {a['l2'].get('reason')}")
         sites = a.get("sites", [])
         check(sites and all(s["path"] == site_path for s in sites),
               f"{name}: sites {[(s['opcode'], s['path']) for s in sites]}")

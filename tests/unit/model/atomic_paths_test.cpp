@@ -5,6 +5,8 @@
 // analysis of kernels on them: named, never costed as another op.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/atomic_paths.hpp"
 #include "atomq/model/metric_names.hpp"
@@ -106,9 +108,22 @@ TEST_F(OtherPaths, VectorAtomicsAndHostMemoryAreNotCostedAsScalarRequests) {
   l2.elapsed_cycles = 29408 * test::kL2ClockMhz / 1000;
   KernelProfile vector = kernel(l2);
   vector.sass_atomic_paths = {{AtomicPath::kL2, 5}, {AtomicPath::kVectorL2, 10}};
-  const KernelAnalysis v = analyze(vector, model);
+  // A table calibrated before the vector ops (the bundled one of 2026-12-03): no cells for them.
+  calibration::ServiceTable old_table = test::make_h200_like_table_with_l2();
+  auto vector_op = [](GlobalAtomicOp op) { return op == GlobalAtomicOp::kRedAddF32x2 || op == GlobalAtomicOp::kRedAddF32x4; };
+  auto& ops = old_table.l2.ops;
+  ops.erase(std::remove_if(ops.begin(), ops.end(), vector_op), ops.end());
+  for (auto* cells : {&old_table.l2.cells, &old_table.l2.law_cells})
+    cells->erase(std::remove_if(cells->begin(), cells->end(), [&](const calibration::L2Cell& c) { return vector_op(c.op); }),
+                 cells->end());
+  const ServiceTimeModel old_model(old_table);
+  const KernelAnalysis v = analyze(vector, old_model);
   EXPECT_FALSE(v.l2.evaluated);
   EXPECT_EQ(v.findings.front().title, "Vector atomics: not modelled");
+
+  // A table with the vector ops' cells costs them: nothing unmodelled.
+  EXPECT_TRUE(unmodelled_path_traffic(vector, {GlobalAtomicOp::kRedAddF32x2, GlobalAtomicOp::kRedAddF32x4}).empty());
+  EXPECT_EQ(unmodelled_path_traffic(vector, {GlobalAtomicOp::kRedAddF32x2}).size(), 1u);
 
   KernelProfile host = kernel(l2);
   host.counters[metric::kL1GlobalRedRequests] = 33792;  // count_system's REDG.E.ADD.STRONG.SYS
@@ -150,11 +165,11 @@ TEST_F(OtherPaths, ASystemApertureRequestWithoutAtomicsIsNoHostAtomic) {
   none.elapsed_cycles = 64400 * test::kL2ClockMhz / 1000;
   KernelProfile p = kernel(none);
   p.counters[metric::kL2HostRedRequests] = 1;
-  EXPECT_TRUE(unmodelled_path_traffic(p).empty());
+  EXPECT_TRUE(unmodelled_path_traffic(p, {}).empty());
   EXPECT_EQ(analyze(p, model).utilization_class, UtilizationClass::kNotAtomicBound);
   p.counters[metric::kL1GlobalRedRequests] = 4224;
-  ASSERT_EQ(unmodelled_path_traffic(p).size(), 1u);
-  EXPECT_EQ(unmodelled_path_traffic(p).front().path, AtomicPath::kHostMemory);
+  ASSERT_EQ(unmodelled_path_traffic(p, {}).size(), 1u);
+  EXPECT_EQ(unmodelled_path_traffic(p, {}).front().path, AtomicPath::kHostMemory);
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ namespace atomq::analyzer {
 // return path and the operation's kind kept where the table has them (REDG AND/XOR ->
 // red.or.u32, signed MIN -> red.min.u32, INC/DEC -> red.add.u32, 64-bit logic/min/max -> the
 // 64-bit add, ATOMG F32 add -> atom.add.f16x2 (a 4-byte float ATOM), REDG half pairs -> their
-// ATOM). nullopt for vector float adds (F32x2, F32x4), other types and non-atomics.
+// ATOM, ATOMG vector float adds F32x2/F32x4 -> their REDG). nullopt for other types and
+// non-atomics.
 struct GlobalOpMatch {
   GlobalAtomicOp op;
   bool stand_in = false;

@@ -35,8 +35,12 @@ enum class GlobalAtomicOp {
   kAtomAddF32,
   kAtomMaxS32,
   kAtomMinU32,
+  // Vector float adds (sm_90: atomicAdd on float2 / float4, REDG.E.ADD.F32x2 / .F32x4): one lane
+  // updates 8 or 16 bytes.
+  kRedAddF32x2,
+  kRedAddF32x4,
 };
-constexpr std::array<EnumName<GlobalAtomicOp>, 19> enum_names(GlobalAtomicOp) {
+constexpr std::array<EnumName<GlobalAtomicOp>, 21> enum_names(GlobalAtomicOp) {
   return {{{GlobalAtomicOp::kRedAddU32, "red.add.u32"},
            {GlobalAtomicOp::kRedAddU64, "red.add.u64"},
            {GlobalAtomicOp::kRedAddF32, "red.add.f32"},
@@ -55,7 +59,9 @@ constexpr std::array<EnumName<GlobalAtomicOp>, 19> enum_names(GlobalAtomicOp) {
            {GlobalAtomicOp::kRedOrU32, "red.or.u32"},
            {GlobalAtomicOp::kAtomAddF32, "atom.add.f32"},
            {GlobalAtomicOp::kAtomMaxS32, "atom.max.s32"},
-           {GlobalAtomicOp::kAtomMinU32, "atom.min.u32"}}};
+           {GlobalAtomicOp::kAtomMinU32, "atom.min.u32"},
+           {GlobalAtomicOp::kRedAddF32x2, "red.add.f32x2"},
+           {GlobalAtomicOp::kRedAddF32x4, "red.add.f32x4"}}};
 }
 
 // What the microbenchmarks, the calibration and the what-ifs need to know of an op.
@@ -68,8 +74,8 @@ struct GlobalAtomicOpTraits {
 // Shared-memory forms on sm_90 (cuobjdump of the CUDA 13.0 atomics on __shared__ words): float,
 // double, 64-bit integer and half-pair adds are ATOMS.CAST.SPIN loops; 32-bit integer add, min,
 // max and or are single ATOMS. Exch (32- and 64-bit) is taken as a single ATOMS.EXCH, not
-// listed by that probe.
-constexpr std::array<GlobalAtomicOpTraits, 19> kGlobalAtomicOpTraits = {{
+// listed by that probe; a vector float add in shared memory is taken as the float add's loop.
+constexpr std::array<GlobalAtomicOpTraits, 21> kGlobalAtomicOpTraits = {{
     {GlobalAtomicOp::kRedAddU32, 4, false, false},
     {GlobalAtomicOp::kRedAddU64, 8, false, true},
     {GlobalAtomicOp::kRedAddF32, 4, false, true},
@@ -89,6 +95,8 @@ constexpr std::array<GlobalAtomicOpTraits, 19> kGlobalAtomicOpTraits = {{
     {GlobalAtomicOp::kAtomAddF32, 4, true, true},
     {GlobalAtomicOp::kAtomMaxS32, 4, true, false},
     {GlobalAtomicOp::kAtomMinU32, 4, true, false},
+    {GlobalAtomicOp::kRedAddF32x2, 8, false, true},
+    {GlobalAtomicOp::kRedAddF32x4, 16, false, true},
 }};
 
 // The traits table lists every op in the enum's order, as the names table does.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "atomq/common/enum_names.hpp"
+#include "atomq/common/global_atomic.hpp"
 
 namespace atomq::model {
 
@@ -31,8 +32,11 @@ constexpr std::array<EnumName<AtomicPath>, 7> enum_names(AtomicPath) {
            {AtomicPath::kGeneric, "generic"}}};
 }
 
-// A path with a calibrated queue in the model.
-inline bool is_modelled(AtomicPath p) { return p == AtomicPath::kSharedUnit || p == AtomicPath::kL2; }
+// A path with a calibrated queue in the model: vector atomics are the L2's, costed by their own
+// cells where the table has them (red.add.f32x2, red.add.f32x4).
+inline bool is_modelled(AtomicPath p) {
+  return p == AtomicPath::kSharedUnit || p == AtomicPath::kL2 || p == AtomicPath::kVectorL2;
+}
 
 // The path of one SASS opcode from the opcode alone: ATOMS -> shared unit; REDG/ATOMG -> L2
 // (vector types F32x2/F32x4/... -> vector L2; half pairs F16x2/BF16x2 are one 32-bit word, L2);
@@ -56,7 +60,9 @@ struct PathTraffic {
 };
 
 // The unmodelled paths the kernel's counters (DSMEM requests, bulk-reduction bytes, host-memory
-// requests at the L2) and SASS (vector atomics) show, in enum order.
-std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& profile);
+// requests at the L2) and SASS (vector atomics, when the table's L2 section, `calibrated_ops`,
+// lacks the vector ops) show, in enum order.
+std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& profile,
+                                                 const std::vector<GlobalAtomicOp>& calibrated_ops);
 
 }  // namespace atomq::model
