@@ -683,5 +683,26 @@ TEST(ReportFormat, LargeTimesKeepTheirSign) {
   EXPECT_EQ(duration_text(2.5e9), "2,500,000 µs");
 }
 
+// A kernel whose atomics go to a cluster peer's shared memory: its headline names the path the
+// model has no queue for, not "no atomic change is predicted to pay". The recorded no_atomics
+// launch of multi_kernel_app with the DSMEM counters of paths_app's peer_histogram added.
+TEST(Report, AKernelOnAnUnmodelledPathSaysSoInItsHeadline) {
+  ReportRequest request = recorded_request();
+  request.runs.clear();
+  std::ifstream in(std::filesystem::path(ATOMQ_MODEL_FIXTURE_DIR) / "multi_kernel_app-no_atomics.json");
+  const auto doc = nlohmann::json::parse(in);
+  RunDocument run;
+  run.label = "peer";
+  model::KernelProfile p = model::kernel_profile_from_json(doc.at("profile"), "multi_kernel_app-no_atomics.json");
+  p.counters[model::metric::kDsmemAtomRequests] = 135168;
+  run.profiles.push_back(std::move(p));
+  request.runs.push_back(std::move(run));
+  const Report r = build_report(request);
+  ASSERT_FALSE(r.headlines.empty());
+  EXPECT_NE(r.headlines.front().find("DSMEM atomics: not modelled (insufficient_data): atomics on a cluster peer's"),
+            std::string::npos)
+      << r.headlines.front();
+}
+
 }  // namespace
 }  // namespace atomq::report

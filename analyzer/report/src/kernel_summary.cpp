@@ -59,6 +59,11 @@ std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel
                        why ? why->title : "see its findings", k.best_what_if->change, gain_interval(*k.best_what_if),
                        duration(s.time_at_stake_ns));
   }
+  // Atomics on a path the model has no queue for, and no modelled unit binding: say so first.
+  if (const model::Finding* path = a.find(model::FindingKind::kUnmodelledPath);
+      path && a.utilization_class == model::UtilizationClass::kInsufficientData)
+    return fmt::format("{}: {}; {} ({}): {}", s.name, time_share(s), path->title, enum_name(a.utilization_class),
+                       path->details.empty() ? path->recommendation : path->details.front());
   return fmt::format("{}: {}; {} ({}): no atomic change is predicted to pay, {}", s.name, time_share(s),
                      binding_words(a.binding_unit), enum_name(a.utilization_class),
                      !a.l2.evaluated ? "but its L2 atomics were not measured, so global atomics are not ruled out"
