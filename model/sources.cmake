@@ -3,6 +3,7 @@
 set(atomq_model_sources
   src/kernel_profile.cpp
   src/atomic_paths.cpp
+  src/sass_opcode.cpp
   src/rules.cpp
   src/wavefronts.cpp
   src/service_fit.cpp

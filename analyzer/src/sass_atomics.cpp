@@ -1,10 +1,9 @@
-// Classifying a kernel's atomic instructions by opcode. An opcode is a base and its
-// modifiers: REDG.E.ADD.F32.FTZ.RN.STRONG.GPU = base REDG, operation ADD, type F32, then
-// memory-order and rounding modifiers that do not change which op the L2 serves.
+// Classifying a kernel's atomic instructions by opcode (parsed by model/sass_opcode.hpp).
 #include "atomq/analyzer/sass_atomics.hpp"
 
+#include "atomq/model/sass_opcode.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -14,42 +13,9 @@ namespace atomq::analyzer {
 
 namespace {
 
-struct ParsedOpcode {
-  std::string base;       // "REDG"
-  std::string operation;  // "ADD"; "" when none of the atomic operations
-  std::string type;       // "" (32-bit integer), "U32", "64", "F32", "S32", ...
-};
+using ParsedOpcode = model::SassOpcode;
 
-bool is_operation(const std::string& token) {
-  static const char* const kOperations[] = {"ADD", "MIN",  "MAX", "CAS", "CAST", "EXCH",   "AND",
-                                            "OR",  "XOR",  "INC", "DEC", "POPC", "SAFEADD"};
-  return std::find(std::begin(kOperations), std::end(kOperations), token) != std::end(kOperations);
-}
-
-// "64", "U32", "S32", "F32", "F64", "F16x2", "BF16x2", "F32x4": a letter prefix, digits,
-// maybe a vector width ("x2", "x4", "x8").
-bool is_type(const std::string& token) {
-  size_t i = 0;
-  while (i < token.size() && std::isupper(static_cast<unsigned char>(token[i]))) ++i;
-  const size_t digits_begin = i;
-  while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i]))) ++i;
-  const std::string rest = token.substr(i);
-  return i > digits_begin && (rest.empty() || rest == "x2" || rest == "x4" || rest == "x8");
-}
-
-ParsedOpcode parse_opcode(const std::string& opcode) {
-  ParsedOpcode parsed;
-  size_t begin = 0;
-  for (size_t i = 0; i <= opcode.size(); ++i) {
-    if (i < opcode.size() && opcode[i] != '.') continue;
-    const std::string token = opcode.substr(begin, i - begin);
-    begin = i + 1;
-    if (parsed.base.empty()) parsed.base = token;
-    else if (parsed.operation.empty() && is_operation(token)) parsed.operation = token;
-    else if (parsed.type.empty() && is_type(token)) parsed.type = token;
-  }
-  return parsed;
-}
+ParsedOpcode parse_opcode(const std::string& opcode) { return model::parse_sass_opcode(opcode); }
 
 bool is_global_atomic(const ParsedOpcode& p) {
   return p.base == "REDG" || p.base == "RED" || p.base == "ATOMG" || p.base == "ATOM";

@@ -213,10 +213,12 @@ void name_the_other_floor(KernelAnalysis& a) {
 // Both queues, the kernel's class and binding unit, then the findings: the headline first.
 void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
               const Rules& r) {
-  a.l2 = evaluate_l2_queue(profile, m.l2_section(), r);
   const std::vector<PathTraffic> unmodelled =
       unmodelled_path_traffic(profile, m.l2_section() ? m.l2_section()->ops : std::vector<GlobalAtomicOp>{});
-  detail::leave_l2_to_unmodelled_paths(a, unmodelled);
+  if (std::optional<std::string> reason = detail::l2_left_to_unmodelled_path(unmodelled))
+    a.l2.not_evaluated_reason = std::move(*reason);
+  else
+    a.l2 = evaluate_l2_queue(profile, m.l2_section(), r);
   // A kernel without shared atomics leaves the unit idle: U = 0, not "insufficient data".
   const auto n = profile.counter(metric::kSharedAtomInst);
   const bool idle_shared_unit = n && *n == 0.0;

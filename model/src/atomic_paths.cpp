@@ -6,28 +6,16 @@
 
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "atomq/model/sass_opcode.hpp"
 
 namespace atomq::model {
 
 namespace {
 
-// The opcode's base ("REDG") and its type token ("F32x2"), the token after the operation.
-std::string base_of(const std::string& opcode) { return opcode.substr(0, opcode.find('.')); }
-
 // A vector of 32- or 64-bit elements (F32x2, F32x4, U32x4, F64x2...); F16x2 and BF16x2 are one
 // packed 32-bit word, which the L2 serves as one lane's word (atom.add.f16x2 is calibrated).
-bool has_vector_type(const std::string& opcode) {
-  size_t begin = 0;
-  while (begin <= opcode.size()) {
-    const size_t end = std::min(opcode.find('.', begin), opcode.size());
-    const std::string token = opcode.substr(begin, end - begin);
-    const size_t x = token.find('x');
-    if (x != std::string::npos && x > 0 && x + 1 < token.size() && std::isdigit(static_cast<unsigned char>(token[x - 1])) &&
-        token != "F16x2" && token != "BF16x2")
-      return true;
-    begin = end + 1;
-  }
-  return false;
+bool is_vector_type(const std::string& type) {
+  return type.size() > 2 && type[type.size() - 2] == 'x' && type != "F16x2" && type != "BF16x2";
 }
 
 double counter_or_zero(const KernelProfile& p, const char* name) { return p.counter(name).value_or(0.0); }
@@ -35,10 +23,11 @@ double counter_or_zero(const KernelProfile& p, const char* name) { return p.coun
 }  // namespace
 
 std::optional<AtomicPath> sass_atomic_path(const std::string& opcode) {
-  const std::string base = base_of(opcode);
+  const SassOpcode p = parse_sass_opcode(opcode);
+  const std::string& base = p.base;
   if (base == "ATOMS") return AtomicPath::kSharedUnit;
-  if (base == "REDG" || base == "ATOMG") return has_vector_type(opcode) ? AtomicPath::kVectorL2 : AtomicPath::kL2;
-  if (base == "ATOM" || base == "RED") return has_vector_type(opcode) ? AtomicPath::kVectorL2 : AtomicPath::kGeneric;
+  if (base == "REDG" || base == "ATOMG") return is_vector_type(p.type) ? AtomicPath::kVectorL2 : AtomicPath::kL2;
+  if (base == "ATOM" || base == "RED") return is_vector_type(p.type) ? AtomicPath::kVectorL2 : AtomicPath::kGeneric;
   if (base == "REDAS") return AtomicPath::kDsmem;
   if (base == "UBLKRED" || base == "UTMAREDG" || base == "UTMARED") return AtomicPath::kBulkReduction;
   return std::nullopt;

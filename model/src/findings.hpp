@@ -22,9 +22,9 @@ inline constexpr double kWarpSchedulersPerSm = 4;
 // Marks the analysis as not evaluable; each detail names the counter or field at fault.
 void add_insufficient_data(KernelAnalysis& a, std::vector<std::string> details);
 
-// Atomics on paths the model has no queue for (path_findings.cpp): the L2 queue left unevaluated
-// where their requests reach its counters, and one finding per path.
-void leave_l2_to_unmodelled_paths(KernelAnalysis& a, const std::vector<PathTraffic>& traffic);
+// Atomics on paths the model has no queue for (path_findings.cpp): why the L2 queue is not
+// evaluated when their requests reach its counters (nullopt: it is), and one finding per path.
+std::optional<std::string> l2_left_to_unmodelled_path(const std::vector<PathTraffic>& traffic);
 void add_unmodelled_path_findings(KernelAnalysis& a, const std::vector<PathTraffic>& traffic);
 
 // When the calibration table was measured on another chip than the kernel ran on.

@@ -43,11 +43,10 @@ const char* advice_of(AtomicPath p) {
 
 }  // namespace
 
-void leave_l2_to_unmodelled_paths(KernelAnalysis& a, const std::vector<PathTraffic>& traffic) {
+std::optional<std::string> l2_left_to_unmodelled_path(const std::vector<PathTraffic>& traffic) {
   const auto it = std::find_if(traffic.begin(), traffic.end(), [](const PathTraffic& t) { return t.reaches_l2; });
-  if (it == traffic.end()) return;
-  a.l2 = L2Queue{};
-  a.l2.not_evaluated_reason = "L2 queue not evaluated: " + it->text + " (not modelled)";
+  if (it == traffic.end()) return std::nullopt;
+  return "L2 queue not evaluated: " + it->text + " (not modelled)";
 }
 
 void add_unmodelled_path_findings(KernelAnalysis& a, const std::vector<PathTraffic>& traffic) {
