@@ -35,7 +35,10 @@ __device__ __forceinline__ void for_each_in_vector(const uint4& v, F& f) {
 // before_counting() runs once, after the first loads are issued and before the first f: a
 // kernel zeroes its shared histogram there (and syncs the block), while the loads are in flight.
 // Every thread of the block must call this (before_counting may hold a barrier).
-template <typename T, typename F, typename Prologue>
+// kInFlight: 16-byte vectors a thread counts per step while the next step's are loading. A
+// kernel with few resident threads (one block of 1024 per SM) needs more than 2 of them in
+// flight to keep the memory busy (Little's law: bytes in flight = bandwidth x latency).
+template <int kInFlight = 2, typename T, typename F, typename Prologue>
 __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long long n,
                                                 unsigned long long tid,
                                                 unsigned long long nthreads, F& f,
@@ -47,27 +50,30 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
 
   const uint4* vectors = reinterpret_cast<const uint4*>(samples + head);
   const unsigned long long vector_count = (n - head) / kPerVector;
-  // Software pipeline: the next two vectors are in flight while the current two are counted,
-  // so a thread always has loads outstanding (counting 32 uint8 samples takes a while).
+  // Software pipeline: the next kInFlight vectors are in flight while the current ones are
+  // counted, so a thread always has loads outstanding.
   unsigned long long i = tid;
-  bool have_a = i < vector_count;
-  bool have_b = i + nthreads < vector_count;
-  uint4 a = have_a ? load_streaming(vectors + i) : uint4{};
-  uint4 b = have_b ? load_streaming(vectors + i + nthreads) : uint4{};
+  uint4 current[kInFlight];
+#pragma unroll
+  for (int k = 0; k < kInFlight; ++k) {
+    const unsigned long long at = i + k * nthreads;
+    current[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+  }
   before_counting();
   if (tid < head) f(static_cast<unsigned int>(samples[tid]));
-  while (have_a) {
-    const unsigned long long next = i + 2 * nthreads;
-    const bool have_next_a = next < vector_count;
-    const bool have_next_b = next + nthreads < vector_count;
-    const uint4 next_a = have_next_a ? load_streaming(vectors + next) : uint4{};
-    const uint4 next_b = have_next_b ? load_streaming(vectors + next + nthreads) : uint4{};
-    for_each_in_vector<T>(a, f);
-    if (have_b) for_each_in_vector<T>(b, f);
-    a = next_a;
-    b = next_b;
-    have_a = have_next_a;
-    have_b = have_next_b;
+  while (i < vector_count) {
+    const unsigned long long next = i + kInFlight * nthreads;
+    uint4 coming[kInFlight];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) {
+      const unsigned long long at = next + k * nthreads;
+      coming[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+    }
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k)
+      if (i + k * nthreads < vector_count) for_each_in_vector<T>(current[k], f);
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) current[k] = coming[k];
     i = next;
   }
 
@@ -137,12 +143,12 @@ __device__ __forceinline__ void with_shared_histogram(unsigned int* shared_count
 // The frame of a histogram with 32 lane copies of `counters` counters (counter b's copies at
 // words b * 32 .. b * 32 + 31): the zeroing overlaps the first loads (for_each_sample's
 // prologue), then the copies are summed into the global counts.
-template <typename T, typename F>
+template <typename T, int kInFlight = 2, typename F>
 __device__ __forceinline__ void count_in_lane_copies(const void* samples, unsigned long long n,
                                                      unsigned int* lane_counts, unsigned int counters,
                                                      unsigned int* global_counts, F& count) {
-  for_each_sample(static_cast<const T*>(samples), n, global_thread_index(), global_thread_count(),
-                  count, [&] {
+  for_each_sample<kInFlight>(static_cast<const T*>(samples), n, global_thread_index(),
+                             global_thread_count(), count, [&] {
                     zero_shared(lane_counts, counters * 32u);
                     __syncthreads();
                   });

@@ -41,7 +41,7 @@ const void* hist_lane_replicated_handle(int sample_bytes, unsigned int bins);
 const void* hist_rank_handle(int sample_bytes, bool lane_copies);
 const void* hist_two_phase_handle(int sample_bytes);
 const void* hist_warp_aggregated_handle(int sample_bytes);
-const void* hist_many_bins_cluster_handle(int sample_bytes);
+const void* hist_many_bins_cluster_handle(int sample_bytes, bool one_slice);  // one_slice: bins fit one block
 const void* hist_many_bins_packed_handle();  // uint32 samples, a cluster
 const void* hist_image_handle(bool interleave_channels);
 const void* hist_image_lane_replicated_handle(unsigned int bins);  // 4 x bins x 32 words

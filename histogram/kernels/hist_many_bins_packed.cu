@@ -4,6 +4,11 @@
 // each rank summing one slice of the bins, so the global updates are bins x clusters instead of
 // bins x blocks.
 //
+// Bin v < W (W = the block's shared words) is the low half of word v, bin v >= W the high half of
+// word v - W. Neighbouring bins are then in different words and banks: the hot bins of a skewed
+// input (0, 1, 2, ... under Zipf) do not serialize on one word, and the flush adds 32 consecutive
+// bins per warp instruction (one 128-byte line) instead of bins 8 words apart.
+//
 // No counter wraps: a 16-bit counter is never allowed to keep 0x8000. The thread whose add
 // takes it from 0x7FFF to 0x8000 subtracts 0x8000 again and adds 0x8000 to the global bin.
 // Samples are counted in rounds separated by __syncthreads; a block adds at most
@@ -29,20 +34,26 @@ constexpr unsigned int kMaxAddsPerRound = kVectorsPerRound * 4u + 2u;
 static_assert(kThreads * kMaxAddsPerRound < kSpillAt, "a counter could pass 0xFFFF in one round");
 
 // Adds one sample to its 16-bit counter; a counter that reaches kSpillAt moves it to the global bin.
-__device__ __forceinline__ void count_packed(unsigned int* packed, unsigned int v, unsigned int bins,
-                                             unsigned int* global_counts) {
+// The add that takes a counter from 0x7FFF to 0x8000 is the only one that sets its bit 15 (the
+// counter keeps 0x8000 or more only until that thread lowers it), so one 3-input logic op on the
+// old and new words finds it.
+__device__ __forceinline__ void count_packed(unsigned int* packed, unsigned int words, unsigned int v,
+                                             unsigned int bins, unsigned int* global_counts) {
   if (v >= bins) return;
-  const unsigned int shift = (v & 1u) << 4;
-  unsigned int* word = &packed[v >> 1];
-  const unsigned int old = atomicAdd(word, 1u << shift);
-  if (((old >> shift) & 0xFFFFu) == kSpillAt - 1u) {
-    atomicSub(word, kSpillAt << shift);
+  const bool high = v >= words;
+  unsigned int* word = &packed[high ? v - words : v];
+  const unsigned int one = high ? 0x10000u : 1u;
+  const unsigned int spill = one * kSpillAt;
+  const unsigned int old = atomicAdd(word, one);
+  if ((old + one) & ~old & spill) {
+    atomicSub(word, spill);
     atomicAdd(&global_counts[v], kSpillAt);
   }
 }
 
 // The same walk as for_each_sample (head, 16-byte vectors, tail), but in rounds that every
 // thread of the grid runs the same number of times, so the barrier between them is uniform.
+// The next round's kVectorsPerRound loads are in flight while this round counts.
 template <typename F>
 __device__ __forceinline__ void for_each_sample_in_rounds(const std::uint32_t* samples,
                                                           unsigned long long n, F& count) {
@@ -60,53 +71,55 @@ __device__ __forceinline__ void for_each_sample_in_rounds(const std::uint32_t* s
   const unsigned long long per_round = kVectorsPerRound * nthreads;
   const unsigned long long rounds = (vector_count + per_round - 1u) / per_round;
   unsigned long long i = tid;
-  uint4 a0 = i < vector_count ? load_streaming(vectors + i) : uint4{};
-  uint4 a1 = i + nthreads < vector_count ? load_streaming(vectors + i + nthreads) : uint4{};
+  uint4 current[kVectorsPerRound];
+#pragma unroll
+  for (unsigned int k = 0; k < kVectorsPerRound; ++k) {
+    const unsigned long long at = i + k * nthreads;
+    current[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+  }
   for (unsigned long long r = 0; r < rounds; ++r) {
     const unsigned long long next = i + per_round;
-    // The next round's loads are in flight while this round counts.
-    const uint4 n0 = next < vector_count ? load_streaming(vectors + next) : uint4{};
-    const uint4 n1 = next + nthreads < vector_count ? load_streaming(vectors + next + nthreads) : uint4{};
-    if (i < vector_count) for_each_in_vector<std::uint32_t>(a0, count);
-    if (i + nthreads < vector_count) for_each_in_vector<std::uint32_t>(a1, count);
+    uint4 coming[kVectorsPerRound];
+#pragma unroll
+    for (unsigned int k = 0; k < kVectorsPerRound; ++k) {
+      const unsigned long long at = next + k * nthreads;
+      coming[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < kVectorsPerRound; ++k)
+      if (i + k * nthreads < vector_count) for_each_in_vector<std::uint32_t>(current[k], count);
     __syncthreads();
-    a0 = n0;
-    a1 = n1;
+#pragma unroll
+    for (unsigned int k = 0; k < kVectorsPerRound; ++k) current[k] = coming[k];
     i = next;
   }
 }
 
-// Each rank sums one slice of the cluster's packed copies (whole 16-byte vectors) and adds the
-// non-zero 16-bit sums to the global bins.
-__device__ __forceinline__ void flush_cluster_slice(cg::cluster_group& cluster, uint4* packed_vectors,
+// Each rank sums one slice of the cluster's packed copies, a word per thread (a warp reads 128
+// contiguous bytes of each rank), and adds the non-zero 16-bit sums to the global bins: the low
+// halves to bins first..first+slice, the high halves to the same bins + words.
+__device__ __forceinline__ void flush_cluster_slice(cg::cluster_group& cluster, unsigned int* packed,
                                                     unsigned int words, unsigned int* global_counts) {
   const unsigned int ranks = cluster.num_blocks();
-  const unsigned int slice_vectors = words / 4u / ranks;
-  const unsigned int first = cluster.block_rank() * slice_vectors;
-  for (unsigned int j = threadIdx.x; j < slice_vectors; j += blockDim.x) {
-    unsigned int low[4] = {0u, 0u, 0u, 0u};
-    unsigned int high[4] = {0u, 0u, 0u, 0u};
+  const unsigned int slice = words / ranks;
+  const unsigned int first = cluster.block_rank() * slice;
+  for (unsigned int w = first + threadIdx.x; w < first + slice; w += blockDim.x) {
+    unsigned int low = 0u;
+    unsigned int high = 0u;
     for (unsigned int q = 0; q < ranks; ++q) {
-      const uint4 w = cluster.map_shared_rank(packed_vectors, q)[first + j];
-      const unsigned int ws[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        low[k] += ws[k] & 0xFFFFu;
-        high[k] += ws[k] >> 16;
-      }
+      const unsigned int word = cluster.map_shared_rank(packed, q)[w];
+      low += word & 0xFFFFu;
+      high += word >> 16;
     }
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const unsigned int bin = 2u * (4u * (first + j) + k);
-      if (low[k] != 0u) atomicAdd(&global_counts[bin], low[k]);  // nonzero only for bin < bins
-      if (high[k] != 0u) atomicAdd(&global_counts[bin + 1u], high[k]);
-    }
+    if (low != 0u) atomicAdd(&global_counts[w], low);  // nonzero only for a counted bin
+    if (high != 0u) atomicAdd(&global_counts[w + words], high);
   }
 }
 
 }  // namespace
 
-// a.aux: shared words per block (a multiple of 4 x cluster size; the tail words stay zero).
+// a.aux: shared words per block (a multiple of 4 x cluster size, at least bins / 2; the tail
+// words stay zero).
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm)
     hist_many_bins_packed_kernel(HistArgs a) {
   extern __shared__ uint4 packed_vectors[];
@@ -117,11 +130,11 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm)
   zero_shared(packed, words);
   __syncthreads();
 
-  auto count = [&](unsigned int v) { count_packed(packed, v, bins, a.counts); };
+  auto count = [&](unsigned int v) { count_packed(packed, words, v, bins, a.counts); };
   for_each_sample_in_rounds(static_cast<const std::uint32_t*>(a.samples), a.n, count);
 
   cluster.sync();  // every block of the cluster has counted (and spilled) everything
-  flush_cluster_slice(cluster, packed_vectors, words, a.counts);
+  flush_cluster_slice(cluster, packed, words, a.counts);
   cluster.sync();  // no block leaves while another still reads its shared memory
 }
 

@@ -38,7 +38,7 @@ void enqueue_sort_run_length(VariantLauncher& l) {
   sort_run_length_histogram(l.cub(), in.samples, in.n, in.type, in.bins, in.counts, 0);
 }
 void enqueue_many_bins(VariantLauncher& l) {
-  l.launch_split_bins(kernels::hist_many_bins_cluster_handle(l.sample_bytes()));
+  l.launch_split_bins(kernels::hist_many_bins_cluster_handle(l.sample_bytes(), shared::split_ranks(l.input().bins) == 1));
 }
 void enqueue_many_bins_packed(VariantLauncher& l) {
   // kSamplesPerRound samples per thread per round: no more clusters than the input keeps busy.

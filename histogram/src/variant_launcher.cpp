@@ -79,29 +79,25 @@ void VariantLauncher::launch_one_sample_per_thread(const void* kernel) {
 }
 
 void VariantLauncher::launch_split_bins(const void* kernel) {
+  // Slices from the bins, then as many whole copies per cluster as keep the most blocks resident.
   const int slice_log2 = shared::split_slice_log2(input_.bins);
-  const int ranks = shared::split_ranks(input_.bins);
-  const std::size_t bytes = shared_bytes();
-  allow_shared(kernel, bytes);
-  int blocks = resident_grid(kernel, variant_->threads, bytes, input_.n);
-  blocks = std::max(ranks, blocks / ranks * ranks);  // the grid is whole clusters
-  launch(kernel, blocks, bytes, args(static_cast<unsigned int>(slice_log2)), ranks);
-  spdlog::debug("many_bins: {} bins as {} cluster ranks of {} bins, {} blocks", input_.bins, ranks,
-                1u << slice_log2, blocks);
+  launch_best_fit_clusters(kernel, static_cast<unsigned int>(slice_log2), input_.n,
+                           shared::split_ranks(input_.bins), policy::ManyBinsCluster::kMaxClusterRanks);
 }
 
-void VariantLauncher::launch_best_fit_clusters(const void* kernel, unsigned int aux,
-                                               std::size_t work_items) {
+void VariantLauncher::launch_best_fit_clusters(const void* kernel, unsigned int aux, std::size_t work_items,
+                                               int min_ranks, int max_ranks) {
   const std::size_t bytes = shared_bytes();
   const int threads = variant_->threads;
   allow_shared(kernel, bytes);
-  const ClusterShape shape = best_cluster(kernel, threads, bytes);
+  const ClusterShape shape = best_cluster(kernel, threads, bytes, min_ranks, max_ranks);
   if (shape.ranks == 0)
     throw HistogramError("this device cannot keep one cluster of the kernel's blocks resident");
   const std::size_t needed = (work_items + threads - 1) / threads;
   const std::size_t clusters = std::max<std::size_t>(
       1, std::min<std::size_t>(shape.resident_blocks / shape.ranks, (needed + shape.ranks - 1) / shape.ranks));
   launch(kernel, static_cast<int>(clusters) * shape.ranks, bytes, args(aux), shape.ranks);
+  spdlog::debug("{} clusters of {} blocks, aux {}", clusters, shape.ranks, aux);
 }
 
 namespace {
@@ -128,14 +124,15 @@ int resident_cluster_blocks(const void* kernel, int ranks, int threads, std::siz
 
 }  // namespace
 
-// The cluster size that keeps the most blocks resident (the larger on a tie: fewer global
-// updates when the cluster sums its blocks' histograms). Sizes above the portable 8 are tried
-// only where the kernel may use them.
-ClusterShape VariantLauncher::best_cluster(const void* kernel, int threads, std::size_t shared_bytes) {
-  const auto key = std::make_tuple(kernel, threads, shared_bytes);
+// The cluster size (a power of two from min_ranks to max_ranks) that keeps the most blocks
+// resident (the larger on a tie: fewer global updates when the cluster sums its blocks'
+// histograms). Sizes above the portable 8 are tried only where the kernel may use them.
+ClusterShape VariantLauncher::best_cluster(const void* kernel, int threads, std::size_t shared_bytes,
+                                           int min_ranks, int max_ranks) {
+  const auto key = std::make_tuple(kernel, threads, shared_bytes, min_ranks, max_ranks);
   if (auto it = cluster_cache_.find(key); it != cluster_cache_.end()) return it->second;
   ClusterShape best;
-  for (int ranks = policy::ManyBinsPacked::kMaxClusterRanks; ranks >= 1; ranks /= 2) {
+  for (int ranks = max_ranks; ranks >= min_ranks; ranks /= 2) {
     if (ranks > policy::kPortableClusterRanks &&
         cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
       cudaGetLastError();

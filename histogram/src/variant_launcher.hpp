@@ -51,11 +51,13 @@ class VariantLauncher {
   void launch_grid_stride(const void* kernel);
   // As many blocks as samples / threads: one sample per thread.
   void launch_one_sample_per_thread(const void* kernel);
-  // The bins split over the ranks of a cluster (many_bins): ranks and slice from the bins.
+  // The bins split over the ranks of a cluster (many_bins): slices from the bins, then as many
+  // whole copies per cluster as keep the most blocks resident.
   void launch_split_bins(const void* kernel);
-  // Whole clusters of the size that keeps most blocks resident, one resident wave, no more
-  // blocks than `work_items` / threads; `aux` goes to the kernel's HistArgs.
-  void launch_best_fit_clusters(const void* kernel, unsigned int aux, std::size_t work_items);
+  // Whole clusters of the size (min_ranks..max_ranks) that keeps most blocks resident, one
+  // resident wave, no more blocks than `work_items` / threads; `aux` goes to the kernel's HistArgs.
+  void launch_best_fit_clusters(const void* kernel, unsigned int aux, std::size_t work_items, int min_ranks = 1,
+                                int max_ranks = policy::ManyBinsPacked::kMaxClusterRanks);
 
   // Blocks of `kernel` that one resident wave holds, but no more than `work_items` threads' worth.
   int resident_grid(const void* kernel, int threads, std::size_t shared_bytes, std::size_t work_items);
@@ -67,14 +69,15 @@ class VariantLauncher {
   // Launches a histogram kernel, as a cluster of `cluster_ranks` blocks when that is not 0.
   void launch(const void* kernel, int blocks, std::size_t shared_bytes, const kernels::HistArgs& args,
               int cluster_ranks = 0);
-  ClusterShape best_cluster(const void* kernel, int threads, std::size_t shared_bytes);
+  ClusterShape best_cluster(const void* kernel, int threads, std::size_t shared_bytes, int min_ranks,
+                            int max_ranks);
 
   const cudaDeviceProp& props_;
   const VariantPolicy* variant_ = nullptr;
   LaunchInput input_;
   CubScratch cub_;
   std::map<const void*, int> shared_limit_set_;
-  std::map<std::tuple<const void*, int, std::size_t>, ClusterShape> cluster_cache_;
+  std::map<std::tuple<const void*, int, std::size_t, int, int>, ClusterShape> cluster_cache_;
 };
 
 }  // namespace atomq::histogram::detail

@@ -73,7 +73,7 @@ struct ManyBinsCluster : Block<512> {
   static constexpr int kSliceLog2Max = 14;        // 16384 bins (64 KB) per cluster rank
 };
 struct ManyBinsPacked : Block<1024, 1> {
-  static constexpr unsigned int kSamplesPerRound = 8;  // uint32 samples a thread counts per round
+  static constexpr unsigned int kSamplesPerRound = 16;  // uint32 samples a thread counts per round
   static constexpr int kMaxClusterRanks = 16;          // the largest cluster tried where allowed
 };
 using Image = Block<512>;
