@@ -15,6 +15,28 @@ __device__ __forceinline__ uint4 load_streaming(const uint4* p) {
   return v;
 }
 
+// The 32-bit shared-window address of a shared array (what ATOMS takes).
+__device__ __forceinline__ unsigned int shared_address(const void* shared) {
+  return static_cast<unsigned int>(__cvta_generic_to_shared(shared));
+}
+
+// Adds 1 to the shared word at byte address `address + kOffset` (result unused: one RED, the
+// offset in its immediate).
+template <unsigned int kOffset = 0>
+__device__ __forceinline__ void shared_add_one(unsigned int address) {
+  asm volatile("red.shared.add.u32 [%0+%1], 1;" ::"r"(address), "n"(kOffset) : "memory");
+}
+
+// Adds 1 to word `value` of a shared array when value < limit; otherwise adds 0 to word 0. An
+// `if` around the atomic (or a predicated one) makes the compiler open a divergence region
+// (BSSY/BSYNC and a branch) per sample and re-derive the shared window's base inside it, which
+// doubles the instructions of a histogram's inner loop; an add of 0 costs only the atomic.
+__device__ __forceinline__ void shared_add_one_if_below(unsigned int* words, unsigned int value,
+                                                        unsigned int limit) {
+  const bool counted = value < limit;
+  atomicAdd(&words[counted ? value : 0u], counted ? 1u : 0u);
+}
+
 template <typename T, typename F>
 __device__ __forceinline__ void for_each_in_vector(const uint4& v, F& f) {
   const unsigned int words[4] = {v.x, v.y, v.z, v.w};
@@ -57,7 +79,7 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
 #pragma unroll
   for (int k = 0; k < kInFlight; ++k) {
     const unsigned long long at = i + k * nthreads;
-    current[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+    if (at < vector_count) current[k] = load_streaming(vectors + at);  // else never read
   }
   before_counting();
   if (tid < head) f(static_cast<unsigned int>(samples[tid]));
@@ -67,7 +89,7 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
 #pragma unroll
     for (int k = 0; k < kInFlight; ++k) {
       const unsigned long long at = next + k * nthreads;
-      coming[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+      if (at < vector_count) coming[k] = load_streaming(vectors + at);  // else never read
     }
 #pragma unroll
     for (int k = 0; k < kInFlight; ++k)

@@ -62,16 +62,16 @@ __global__ void __launch_bounds__(policy::ManyBinsCluster::kThreads) hist_many_b
   const unsigned int my_rank = cluster.block_rank();
   const unsigned int copy_base = my_rank - my_rank % slices;  // rank of slice 0 of my copy
   auto count = [&](unsigned int v) {
-    if (v >= bins) return;
     if constexpr (kOneSlice) {
-      atomicAdd(&slice_counts[v], 1u);
-      return;
+      shared_add_one_if_below(slice_counts, v, bins);
+    } else {
+      if (v >= bins) return;
+      const unsigned int owner = copy_base + (v >> shift);
+      const unsigned int offset = v & (slice - 1u);
+      // Own slice: a plain shared atomic (ATOMS); another block's: through the cluster window.
+      if (owner == my_rank) atomicAdd(&slice_counts[offset], 1u);
+      else atomicAdd(cluster.map_shared_rank(&slice_counts[offset], owner), 1u);
     }
-    const unsigned int owner = copy_base + (v >> shift);
-    const unsigned int offset = v & (slice - 1u);
-    // Own slice: a plain shared atomic (ATOMS); another block's: through the cluster window.
-    if (owner == my_rank) atomicAdd(&slice_counts[offset], 1u);
-    else atomicAdd(cluster.map_shared_rank(&slice_counts[offset], owner), 1u);
   };
   grid_for_each_sample<T>(a.samples, a.n, count);
   cluster.sync();  // all remote adds have landed before the copies are summed

@@ -35,14 +35,17 @@ static_assert(kThreads * kMaxAddsPerRound < kSpillAt, "a counter could pass 0xFF
 
 // Adds one sample to its 16-bit counter; a counter that reaches kSpillAt moves it to the global bin.
 // The add that takes a counter from 0x7FFF to 0x8000 is the only one that sets its bit 15 (the
-// counter keeps 0x8000 or more only until that thread lowers it), so one 3-input logic op on the
-// old and new words finds it.
+// counter keeps 0x8000 or more only until that thread lowers it), so one logic op on the old and
+// new words finds it. A sample outside the bins adds 0 to counter 0 instead of skipping the
+// atomic: a branch around every atomic costs a divergence region per sample (see
+// shared_add_one_if_below), an add of 0 costs nothing but the atomic.
 __device__ __forceinline__ void count_packed(unsigned int* packed, unsigned int words, unsigned int v,
                                              unsigned int bins, unsigned int* global_counts) {
-  if (v >= bins) return;
-  const bool high = v >= words;
-  unsigned int* word = &packed[high ? v - words : v];
-  const unsigned int one = high ? 0x10000u : 1u;
+  const bool counted = v < bins;
+  const unsigned int bin = counted ? v : 0u;
+  const bool high = bin >= words;
+  unsigned int* word = &packed[high ? bin - words : bin];
+  const unsigned int one = counted ? (high ? 0x10000u : 1u) : 0u;
   const unsigned int spill = one * kSpillAt;
   const unsigned int old = atomicAdd(word, one);
   if ((old + one) & ~old & spill) {
@@ -75,7 +78,7 @@ __device__ __forceinline__ void for_each_sample_in_rounds(const std::uint32_t* s
 #pragma unroll
   for (unsigned int k = 0; k < kVectorsPerRound; ++k) {
     const unsigned long long at = i + k * nthreads;
-    current[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+    if (at < vector_count) current[k] = load_streaming(vectors + at);  // else never read
   }
   for (unsigned long long r = 0; r < rounds; ++r) {
     const unsigned long long next = i + per_round;
@@ -83,7 +86,7 @@ __device__ __forceinline__ void for_each_sample_in_rounds(const std::uint32_t* s
 #pragma unroll
     for (unsigned int k = 0; k < kVectorsPerRound; ++k) {
       const unsigned long long at = next + k * nthreads;
-      coming[k] = at < vector_count ? load_streaming(vectors + at) : uint4{};
+      if (at < vector_count) coming[k] = load_streaming(vectors + at);  // else never read
     }
 #pragma unroll
     for (unsigned int k = 0; k < kVectorsPerRound; ++k)

@@ -52,7 +52,8 @@ void enqueue_image_interleaved(VariantLauncher& l) {
   l.launch_grid_stride(kernels::hist_image_handle(true));
 }
 void enqueue_image_lane_replicated(VariantLauncher& l) {
-  l.launch_grid_stride(kernels::hist_image_lane_replicated_handle(l.bins()));
+  l.launch_best_fit_clusters(kernels::hist_image_lane_replicated_handle(l.bins()), 0u, l.input().n, 1,
+                             policy::kPortableClusterRanks);
 }
 void enqueue_rank_shared(VariantLauncher& l) {
   l.launch_grid_stride(kernels::hist_rank_handle(l.sample_bytes(), false));
