@@ -56,9 +56,6 @@ __global__ void __launch_bounds__(policy::ManyBinsCluster::kThreads) hist_many_b
   const unsigned int slice = 1u << shift;
   const unsigned int bins = a.bins;
   const unsigned int slices = slice_count(bins, shift);
-  zero_shared(slice_counts, slice);
-  cluster.sync();  // every slice is zeroed before any block adds to it
-
   const unsigned int my_rank = cluster.block_rank();
   const unsigned int copy_base = my_rank - my_rank % slices;  // rank of slice 0 of my copy
   auto count = [&](unsigned int v) {
@@ -73,7 +70,19 @@ __global__ void __launch_bounds__(policy::ManyBinsCluster::kThreads) hist_many_b
       else atomicAdd(cluster.map_shared_rank(&slice_counts[offset], owner), 1u);
     }
   };
-  grid_for_each_sample<T>(a.samples, a.n, count);
+  // One slice: only this block adds to its counters, so they are zeroed while the first loads
+  // are in flight. Several: every slice of the cluster is zeroed before any block adds to it.
+  if constexpr (kOneSlice) {
+    for_each_sample(static_cast<const T*>(a.samples), a.n, global_thread_index(), global_thread_count(), count,
+                    [&] {
+                      zero_shared(slice_counts, slice);
+                      __syncthreads();
+                    });
+  } else {
+    zero_shared(slice_counts, slice);
+    cluster.sync();
+    grid_for_each_sample<T>(a.samples, a.n, count);
+  }
   cluster.sync();  // all remote adds have landed before the copies are summed
   flush_copies(cluster, slice_counts, slices, shift, bins, a.counts);
   cluster.sync();  // no block leaves while another still reads its shared memory

@@ -56,10 +56,12 @@ __device__ __forceinline__ void count_packed(unsigned int* packed, unsigned int 
 
 // The same walk as for_each_sample (head, 16-byte vectors, tail), but in rounds that every
 // thread of the grid runs the same number of times, so the barrier between them is uniform.
-// The next round's kVectorsPerRound loads are in flight while this round counts.
-template <typename F>
+// The next round's kVectorsPerRound loads are in flight while this round counts; the first
+// round's are in flight while before_counting() zeroes the block's counters.
+template <typename F, typename Prologue>
 __device__ __forceinline__ void for_each_sample_in_rounds(const std::uint32_t* samples,
-                                                          unsigned long long n, F& count) {
+                                                          unsigned long long n, F& count,
+                                                          Prologue&& before_counting) {
   const unsigned long long tid = global_thread_index();
   const unsigned long long nthreads = global_thread_count();
   const auto address = reinterpret_cast<std::uintptr_t>(samples);
@@ -68,9 +70,6 @@ __device__ __forceinline__ void for_each_sample_in_rounds(const std::uint32_t* s
   const uint4* vectors = reinterpret_cast<const uint4*>(samples + head);
   const unsigned long long vector_count = (n - head) / 4u;
   const unsigned long long tail_start = head + vector_count * 4u;
-  if (tid < head) count(samples[tid]);
-  if (tid < n - tail_start) count(samples[tail_start + tid]);
-
   const unsigned long long per_round = kVectorsPerRound * nthreads;
   const unsigned long long rounds = (vector_count + per_round - 1u) / per_round;
   unsigned long long i = tid;
@@ -80,6 +79,9 @@ __device__ __forceinline__ void for_each_sample_in_rounds(const std::uint32_t* s
     const unsigned long long at = i + k * nthreads;
     if (at < vector_count) current[k] = load_streaming(vectors + at);  // else never read
   }
+  before_counting();
+  if (tid < head) count(samples[tid]);
+  if (tid < n - tail_start) count(samples[tail_start + tid]);
   for (unsigned long long r = 0; r < rounds; ++r) {
     const unsigned long long next = i + per_round;
     uint4 coming[kVectorsPerRound];
@@ -130,11 +132,11 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm)
   cg::cluster_group cluster = cg::this_cluster();
   const unsigned int bins = a.bins;
   const unsigned int words = a.aux;
-  zero_shared(packed, words);
-  __syncthreads();
-
   auto count = [&](unsigned int v) { count_packed(packed, words, v, bins, a.counts); };
-  for_each_sample_in_rounds(static_cast<const std::uint32_t*>(a.samples), a.n, count);
+  for_each_sample_in_rounds(static_cast<const std::uint32_t*>(a.samples), a.n, count, [&] {
+    zero_shared(packed, words);
+    __syncthreads();
+  });
 
   cluster.sync();  // every block of the cluster has counted (and spilled) everything
   flush_cluster_slice(cluster, packed, words, a.counts);

@@ -52,8 +52,7 @@ void enqueue_image_interleaved(VariantLauncher& l) {
   l.launch_grid_stride(kernels::hist_image_handle(true));
 }
 void enqueue_image_lane_replicated(VariantLauncher& l) {
-  l.launch_best_fit_clusters(kernels::hist_image_lane_replicated_handle(l.bins()), 0u, l.input().n, 1,
-                             policy::kPortableClusterRanks);
+  l.launch_grid_stride(kernels::hist_image_lane_replicated_handle(l.bins()));
 }
 void enqueue_rank_shared(VariantLauncher& l) {
   l.launch_grid_stride(kernels::hist_rank_handle(l.sample_bytes(), false));

@@ -27,8 +27,7 @@ enum class HistVariant {
   kImagePlain,         // 4-channel image, every thread walks channels 0,1,2,3
   kImageInterleaved,   // 4-channel image, thread t starts at channel t % 4, so the four
                        // channels of a pixel go to four different lanes
-  kImageLaneReplicated,// 4-channel image, 32 bank-aligned copies of the channel histograms,
-                       // summed across a cluster
+  kImageLaneReplicated,// 4-channel image, 32 bank-aligned copies of the channel histograms
   kRankShared,         // counting-sort pass: rank = atomicAdd's old value (ATOMS.ADD), one shared copy
   kRankLaneReplicated, // the same with 32 bank-aligned copies (copy = lane): no two lanes share a word
   kCub,                // cub::DeviceHistogram (HistogramEven / MultiHistogramEven)
@@ -234,7 +233,7 @@ inline constexpr std::array<VariantPolicy, 20> kVariantPolicies = {{
      policy::Image::kThreads, shared::channel_copies, kTakesRgba8, {}},
     {HistVariant::kImageLaneReplicated, "image_lane_replicated", detail::enqueue_image_lane_replicated,
      policy::ImageLaneReplicated::kThreads, shared::channel_lane_copies, kTakesRgba8,
-     {kMaxReplicatedBins / 4, "replicates four channel histograms in shared memory", ""}, ClusterUse::kBestFit},
+     {kMaxReplicatedBins / 4, "replicates four channel histograms in shared memory", ""}},
     {HistVariant::kRankShared, "rank_shared", detail::enqueue_rank_shared, policy::Rank::kThreads,
      shared::one_copy, kTakesScalars, table_limits::kShared},
     {HistVariant::kRankLaneReplicated, "rank_lane_replicated", detail::enqueue_rank_lane_replicated,
