@@ -156,8 +156,9 @@ TEST_F(OtherPaths, ABindingModelledUnitKeepsItsClass) {
   EXPECT_TRUE(a.has(FindingKind::kUnmodelledPath));
 }
 
-// A system-aperture request in a kernel whose SMs sent no atomic is not the kernel's: the
-// H200 showed one in a launch of multi_kernel_app's no_atomics.
+// A system-aperture request in a kernel whose SMs sent no atomic is not the kernel's (the H200
+// showed one in a launch of multi_kernel_app's no_atomics), nor is one per launch of a kernel
+// that sent atomics.
 TEST_F(OtherPaths, ASystemApertureRequestWithoutAtomicsIsNoHostAtomic) {
   L2Spec none;
   none.red = 1;
@@ -168,6 +169,8 @@ TEST_F(OtherPaths, ASystemApertureRequestWithoutAtomicsIsNoHostAtomic) {
   EXPECT_TRUE(unmodelled_path_traffic(p, {}).empty());
   EXPECT_EQ(analyze(p, model).utilization_class, UtilizationClass::kNotAtomicBound);
   p.counters[metric::kL1GlobalRedRequests] = 4224;
+  EXPECT_TRUE(unmodelled_path_traffic(p, {}).empty());
+  p.counters[metric::kL2HostRedRequests] = 2;
   ASSERT_EQ(unmodelled_path_traffic(p, {}).size(), 1u);
   EXPECT_EQ(unmodelled_path_traffic(p, {}).front().path, AtomicPath::kHostMemory);
 }
