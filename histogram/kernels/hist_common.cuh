@@ -74,28 +74,36 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
   const unsigned long long vector_count = (n - head) / kPerVector;
   // Software pipeline: the next kInFlight vectors are in flight while the current ones are
   // counted, so a thread always has loads outstanding.
+  // Whether each vector exists is decided once, when its load is issued (an issue-bound kernel,
+  // such as 8-bit samples in lane copies, pays for every 64-bit compare in this loop).
   unsigned long long i = tid;
   uint4 current[kInFlight];
+  bool have[kInFlight];
 #pragma unroll
   for (int k = 0; k < kInFlight; ++k) {
-    const unsigned long long at = i + k * nthreads;
-    if (at < vector_count) current[k] = load_streaming(vectors + at);  // else never read
+    have[k] = i + k * nthreads < vector_count;
+    if (have[k]) current[k] = load_streaming(vectors + i + k * nthreads);  // else never read
   }
   before_counting();
   if (tid < head) f(static_cast<unsigned int>(samples[tid]));
-  while (i < vector_count) {
+  while (have[0]) {
     const unsigned long long next = i + kInFlight * nthreads;
     uint4 coming[kInFlight];
+    bool will_have[kInFlight];
 #pragma unroll
     for (int k = 0; k < kInFlight; ++k) {
-      const unsigned long long at = next + k * nthreads;
-      if (at < vector_count) coming[k] = load_streaming(vectors + at);  // else never read
+      will_have[k] = next + k * nthreads < vector_count;
+      if (will_have[k]) coming[k] = load_streaming(vectors + next + k * nthreads);  // else never read
     }
+    for_each_in_vector<T>(current[0], f);
 #pragma unroll
-    for (int k = 0; k < kInFlight; ++k)
-      if (i + k * nthreads < vector_count) for_each_in_vector<T>(current[k], f);
+    for (int k = 1; k < kInFlight; ++k)
+      if (have[k]) for_each_in_vector<T>(current[k], f);
 #pragma unroll
-    for (int k = 0; k < kInFlight; ++k) current[k] = coming[k];
+    for (int k = 0; k < kInFlight; ++k) {
+      current[k] = coming[k];
+      have[k] = will_have[k];
+    }
     i = next;
   }
 
