@@ -50,7 +50,7 @@ __device__ __forceinline__ void flush_copies(cg::cluster_group& cluster, unsigne
 // the count needs no owner: the kernel is bound by instruction issue at 4096 bins.
 template <typename T, bool kOneSlice>
 __global__ void __launch_bounds__(policy::ManyBinsCluster::kThreads) hist_many_bins_cluster_kernel(HistArgs a) {
-  extern __shared__ unsigned int slice_counts[];  // 1 << aux words
+  extern __shared__ unsigned int slice_counts[];  // 1 << aux words, then spare words
   cg::cluster_group cluster = cg::this_cluster();
   const unsigned int shift = a.aux;
   const unsigned int slice = 1u << shift;
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(policy::ManyBinsCluster::kThreads) hist_many_b
   const unsigned int copy_base = my_rank - my_rank % slices;  // rank of slice 0 of my copy
   auto count = [&](unsigned int v) {
     if constexpr (kOneSlice) {
-      shared_add_one_if_below(slice_counts, v, bins);
+      shared_add_one_or_spare(slice_counts, v, bins, slice);
     } else {
       if (v >= bins) return;
       const unsigned int owner = copy_base + (v >> shift);

@@ -162,7 +162,9 @@ constexpr int split_slice_log2(int bins) {
 constexpr int split_ranks(int bins) {
   return 1 << (log2_ceil(static_cast<unsigned int>(bins)) - split_slice_log2(bins));
 }
-constexpr std::size_t split_slice(int bins) { return kWord << split_slice_log2(bins); }
+// One slice of counters, then a spare 16 bytes: a sample outside the bins adds 1 to the spare
+// word instead of skipping the atomic (hist_many_bins_cluster.cu says why).
+constexpr std::size_t split_slice(int bins) { return (kWord << split_slice_log2(bins)) + 4 * kWord; }
 // many_bins_packed: two 16-bit counters a word, rounded up to whole 16-byte vectors for every
 // rank of the largest cluster.
 constexpr std::size_t packed_words(int bins) {
