@@ -82,8 +82,9 @@ TEST(L2Law, NotFittedWithoutLawCells) {
 }
 
 // The committed H200 calibration: the law's residuals over its saturated cells stay at what
-// docs/model.md states (median 8.1%, max 47.8% on the table calibrated 2026-12-02 with the
-// multi-lane chains; the goal of 5% / 15% is not met, the doc names the effects the law lacks), and the terms keep the physics the cells show: float adds
+// docs/model.md states (median 7.7%, max 47.8% on the table calibrated 2026-12-03 20:02 UTC with
+// 21 ops, the vector float adds among them; the goal of 5% / 15% is not met, the doc names the
+// effects the law lacks), and the terms keep the physics the cells show: float adds (vector ones too)
 // wait about 2-3 cycles between updates of one word, integer ops are not slower on one word
 // than the pipeline, and a dependent atomic's round trip does not shrink under load.
 TEST(L2Law, FitsTheCommittedCalibration) {
@@ -99,7 +100,8 @@ TEST(L2Law, FitsTheCommittedCalibration) {
     const bool float_add = o.op == GlobalAtomicOp::kRedAddF32 || o.op == GlobalAtomicOp::kAtomAddF32 ||
                            o.op == GlobalAtomicOp::kRedAddF64 ||
                            o.op == GlobalAtomicOp::kAtomAddF64 || o.op == GlobalAtomicOp::kAtomAddF16x2 ||
-                           o.op == GlobalAtomicOp::kAtomAddBF16x2;
+                           o.op == GlobalAtomicOp::kAtomAddBF16x2 || o.op == GlobalAtomicOp::kRedAddF32x2 ||
+                           o.op == GlobalAtomicOp::kRedAddF32x4;
     if (float_add)
       EXPECT_GT(o.chain_cycles, 1.5) << enum_name(o.op);
     else
