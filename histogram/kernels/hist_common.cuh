@@ -53,6 +53,19 @@ __device__ __forceinline__ void for_each_in_vector(const uint4& v, F& f) {
   }
 }
 
+// Issues the loads of vectors first, first + stride, ... (kInFlight of them); have[k] says
+// whether vector k exists (a missing one is neither loaded nor to be read).
+template <int kInFlight>
+__device__ __forceinline__ void load_in_flight(const uint4* vectors, unsigned long long first,
+                                               unsigned long long stride, unsigned long long count,
+                                               uint4 (&out)[kInFlight], bool (&have)[kInFlight]) {
+#pragma unroll
+  for (int k = 0; k < kInFlight; ++k) {
+    have[k] = first + k * stride < count;
+    if (have[k]) out[k] = load_streaming(vectors + first + k * stride);
+  }
+}
+
 // Calls f(value) once for every sample; thread `tid` of `nthreads` takes its share. The head
 // (before the first 16-byte boundary) and the tail (after the last whole vector) are read
 // element by element, so any base pointer and any n are exact.
@@ -81,22 +94,14 @@ __device__ __forceinline__ void for_each_sample(const T* samples, unsigned long 
   unsigned long long i = tid;
   uint4 current[kInFlight];
   bool have[kInFlight];
-#pragma unroll
-  for (int k = 0; k < kInFlight; ++k) {
-    have[k] = i + k * nthreads < vector_count;
-    if (have[k]) current[k] = load_streaming(vectors + i + k * nthreads);  // else never read
-  }
+  load_in_flight(vectors, i, nthreads, vector_count, current, have);
   before_counting();
   if (tid < head) f(static_cast<unsigned int>(samples[tid]));
   while (have[0]) {
     const unsigned long long next = i + kInFlight * nthreads;
     uint4 coming[kInFlight];
     bool will_have[kInFlight];
-#pragma unroll
-    for (int k = 0; k < kInFlight; ++k) {
-      will_have[k] = next + k * nthreads < vector_count;
-      if (will_have[k]) coming[k] = load_streaming(vectors + next + k * nthreads);  // else never read
-    }
+    load_in_flight(vectors, next, nthreads, vector_count, coming, will_have);
     for_each_in_vector<T>(current[0], f);
 #pragma unroll
     for (int k = 1; k < kInFlight; ++k)
