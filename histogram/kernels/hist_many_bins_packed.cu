@@ -38,7 +38,8 @@ static_assert(kThreads * kMaxAddsPerRound < kSpillAt, "a counter could pass 0xFF
 // counter keeps 0x8000 or more only until that thread lowers it), so one logic op on the old and
 // new words finds it. A sample outside the bins adds 0 to counter 0 instead of skipping the
 // atomic: a branch around every atomic costs a divergence region per sample (see
-// shared_add_one_if_below), an add of 0 costs nothing but the atomic.
+// shared_add_one_or_spare). This add returns the old value, so it is an ATOMS.ADD either way and
+// an add of 0 loses no merging of lanes.
 __device__ __forceinline__ void count_packed(unsigned int* packed, unsigned int words, unsigned int v,
                                              unsigned int bins, unsigned int* global_counts) {
   const bool counted = v < bins;
