@@ -13,9 +13,11 @@
 #include "atomq/cuda/device_query.hpp"
 #include "atomq/calibration/calibrator.hpp"
 #include "atomq/calibration/cas_retry_sweep.hpp"
+#include "atomq/calibration/dsmem_sweep.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
+#include "atomq/microbench/atomic_paths.hpp"
 #include "atomq/microbench/cas_retry.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
 #include "atomq/model/metric_names.hpp"
@@ -93,6 +95,37 @@ cal::L2CounterProbe l2_counter_probe(int device) {
   };
 }
 
+// The DSMEM sweep's counters, through the collector as the L2 sweep's (one range per launch).
+constexpr double kDsmemLaunchMs = 2.0;  // long enough that the cluster syncs and the bins' flush are noise
+
+cal::DsmemCounterProbe dsmem_counter_probe(int device) {
+  namespace metric = model::metric;
+  return [device](const cal::DsmemLaunchBatch& launches) {
+    analyzer::ProfilerOptions options;
+    options.device = device;
+    options.metrics = {metric::kDsmemAtomRequests, metric::kDsmemRedAsyncRequests, metric::kDsmemRequestBusyMax,
+                       metric::kCyclesActiveMax,   metric::kCyclesActiveAvg,       metric::kDurationNs};
+    auto work = [&launches] {
+      for (const auto& launch : launches) launch();
+    };
+    std::vector<model::KernelProfile> profiles;
+    try {
+      profiles = analyzer::profile_repeatable(work, launches.size(), options);
+    } catch (const std::exception& e) {
+      spdlog::warn("the DSMEM sweep's counters in user replay failed ({}); using kernel replay", e.what());
+      profiles = analyzer::profile_launches(work, options);
+    }
+    std::vector<cal::DsmemCounters> out;
+    for (const model::KernelProfile& p : profiles) {
+      auto value = [&p](const char* name) { return p.counter(name).value_or(0.0); };
+      out.push_back(cal::DsmemCounters{value(metric::kDsmemAtomRequests) + value(metric::kDsmemRedAsyncRequests),
+                                       value(metric::kDsmemRequestBusyMax), value(metric::kCyclesActiveMax),
+                                       value(metric::kCyclesActiveAvg), value(metric::kDurationNs)});
+    }
+    return out;
+  };
+}
+
 // The L2 cells' CSV beside the main one: FILE.csv -> FILE.l2.csv.
 std::string l2_csv_path(const std::string& csv) {
   std::filesystem::path p(csv);
@@ -140,7 +173,11 @@ int run_calibrate(const CalibrateArgs& a) {
   microbench::CasRetryBench retry_bench(a.device);
   table.l2.cas_retry = cal::run_cas_retry_sweep(retry_bench, cal::make_cas_retry_plan(retry_bench.max_resident_warps()),
                                                 [](const std::string& label) { spdlog::debug("{}", label); });
-  // The table's wall time is the whole calibration's, the retry sweep included.
+  microbench::AtomicPathBench path_bench(a.device);
+  table.dsmem = cal::run_dsmem_sweep(path_bench, a.repeats, kDsmemLaunchMs, dsmem_counter_probe(a.device));
+  table.dsmem.created_utc = table.provenance.created_utc;
+  table.dsmem.atomq_commit = table.provenance.atomq_commit;
+  // The table's wall time is the whole calibration's, the retry and DSMEM sweeps included.
   table.provenance.wall_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - retry_begin).count();
 

@@ -104,6 +104,18 @@ void print_l2_summary(std::FILE* out, const cal::ServiceTable& t) {
              t.provenance.wall_seconds);
 }
 
+void print_dsmem_summary(std::FILE* out, const cal::ServiceTable& t) {
+  if (t.dsmem.empty()) {
+    fmt::print(out, "\nno DSMEM section (calibrated before the DSMEM sweep)\n");
+    return;
+  }
+  fmt::print(out, "\nDSMEM: SM cycles per warp request per SM, saturated ({:.1f} s)\n", t.dsmem.wall_seconds);
+  fmt::print(out, "{:<11} {:>5} {:>8} {:>8} {:>8} {:>9}\n", "op", "bins", "warps/SM", "S", "spread", "busy");
+  for (const cal::DsmemCell& c : t.dsmem.cells)
+    fmt::print(out, "{:<11} {:>5} {:>8} {:>8.3f} {:>7.2f}% {:>8.1f}%\n", enum_name(c.op), c.bins, c.warps_per_sm,
+               c.cycles_per_request, 100.0 * c.repeat_spread, 100.0 * c.busy_fraction);
+}
+
 }  // namespace
 
 void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
@@ -157,6 +169,7 @@ void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
              "(n >= 8), {:.2f}% (all cells)\n",
              max_control, 100.0 * max_spread_saturated, 100.0 * max_spread);
   print_l2_summary(out, t);
+  print_dsmem_summary(out, t);
 }
 
 }  // namespace atomq::cli

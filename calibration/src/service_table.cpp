@@ -102,6 +102,27 @@ json l2_section_json(const L2Section& l2) {
   return section;
 }
 
+json dsmem_section_json(const DsmemSection& d) {
+  json cells = json::array();
+  for (const DsmemCell& c : d.cells)
+    cells.push_back(json{{"op", enum_name(c.op)},
+                         {"bins", c.bins},
+                         {"cluster_size", c.cluster_size},
+                         {"warps_per_sm", c.warps_per_sm},
+                         {"requests", c.requests},
+                         {"cycles_per_request", c.cycles_per_request},
+                         {"cycles_min", c.cycles_min},
+                         {"cycles_max", c.cycles_max},
+                         {"repeat_spread", c.repeat_spread},
+                         {"busy_fraction", c.busy_fraction},
+                         {"duration_ns", c.duration_ns}});
+  return json{{"units", "SM cycles per warp request per SM"},
+              {"created_utc", d.created_utc},
+              {"atomq_commit", d.atomq_commit},
+              {"wall_seconds", d.wall_seconds},
+              {"cells", cells}};
+}
+
 }  // namespace
 
 bool same_cas_share(double a, double b) { return std::fabs(a - b) < 1e-9; }
@@ -148,6 +169,7 @@ std::string serialize_service_table(const ServiceTable& t) {
            {"controls", controls},
            {"latencies", latencies},
            {"l2", l2_section_json(t.l2)}};
+  if (!t.dsmem.empty()) doc["dsmem"] = dsmem_section_json(t.dsmem);  // tables before the DSMEM sweep have none
   return json_text(doc, 1) + "\n";
 }
 

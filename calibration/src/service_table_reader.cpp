@@ -367,6 +367,37 @@ L2Section read_l2_section(const Fields& r, const json& doc) {
   return s;
 }
 
+// The DSMEM sweep's cells; tables calibrated before it have no section.
+DsmemSection read_dsmem_section(const Fields& r, const json& doc) {
+  DsmemSection s;
+  if (!doc.contains("dsmem")) return s;
+  const json& d = r.member(doc, "", "dsmem");
+  s.created_utc = r.str(d, "dsmem", "created_utc");
+  s.atomq_commit = r.str(d, "dsmem", "atomq_commit");
+  s.wall_seconds = positive(r, d, "dsmem", "wall_seconds");
+  const json& list = r.array(d, "dsmem", "cells");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("dsmem.cells", i);
+    DsmemCell c;
+    c.op = r.enumerated<DsmemOp>(list[i], path, "op");
+    c.bins = positive_int(r, list[i], path, "bins");
+    c.cluster_size = positive_int(r, list[i], path, "cluster_size");
+    c.warps_per_sm = positive_int(r, list[i], path, "warps_per_sm");
+    c.requests = positive(r, list[i], path, "requests");
+    c.cycles_per_request = positive(r, list[i], path, "cycles_per_request");
+    c.cycles_min = positive(r, list[i], path, "cycles_min");
+    c.cycles_max = positive(r, list[i], path, "cycles_max");
+    c.repeat_spread = r.number(list[i], path, "repeat_spread", 0.0, 10.0);
+    c.busy_fraction = r.number(list[i], path, "busy_fraction", 0.0, 1.5);
+    c.duration_ns = positive(r, list[i], path, "duration_ns");
+    if (c.cycles_min > c.cycles_per_request || c.cycles_per_request > c.cycles_max)
+      r.fail(path + ".cycles_per_request", "outside [cycles_min, cycles_max]");
+    s.cells.push_back(c);
+  }
+  if (s.cells.empty()) r.fail("dsmem.cells", "empty (omit the section instead)");
+  return s;
+}
+
 // A known table of an older version gets a message that says what to do.
 void require_current_version(const Fields& r, const json& doc) {
   if (doc.contains("format") && doc["format"] == kServiceTableFormat && doc.contains("version") &&
@@ -395,6 +426,7 @@ ServiceTable parse_service_table(const std::string& json_text, const std::string
   t.controls = read_controls(r, doc);
   read_latencies(r, doc, t);
   t.l2 = read_l2_section(r, doc);
+  t.dsmem = read_dsmem_section(r, doc);
   return t;
 }
 

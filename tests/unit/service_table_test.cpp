@@ -339,3 +339,39 @@ TEST(ServiceTable, L2CsvHasOneRowPerL2Cell) {
   EXPECT_EQ(lines, t.l2.cells.size() + 1);
   EXPECT_EQ(csv.rfind("op,spread,warps_per_sm,addresses,", 0), 0u);
 }
+
+// The DSMEM section is optional (tables before the DSMEM sweep lack it), round-trips when present,
+// and a bad field is named.
+TEST(ServiceTable, DsmemSectionRoundTripsAndBadFieldsAreNamed) {
+  cal::ServiceTable t = atomq::test::make_small_table();
+  EXPECT_TRUE(cal::parse_service_table(cal::serialize_service_table(t), "mem").dsmem.empty());
+  t.dsmem.wall_seconds = 1.5;
+  t.dsmem.created_utc = "2026-12-03T23:48:08Z";
+  t.dsmem.atomq_commit = "abc";
+  t.dsmem.cells = {{cal::DsmemOp::kAtomicAdd, 256, 2, 64, 2.2e6, 2.5, 2.49, 2.52, 0.012, 0.93, 2.0e6},
+                   {cal::DsmemOp::kRedAsync, 1, 2, 64, 2.2e6, 9.0, 8.9, 9.1, 0.022, 0.41, 3.0e6}};
+  const cal::ServiceTable back = cal::parse_service_table(cal::serialize_service_table(t), "mem");
+  ASSERT_EQ(back.dsmem.cells.size(), 2u);
+  EXPECT_DOUBLE_EQ(back.dsmem.wall_seconds, 1.5);
+  EXPECT_EQ(back.dsmem.created_utc, "2026-12-03T23:48:08Z");
+  EXPECT_EQ(back.dsmem.atomq_commit, "abc");
+  const cal::DsmemCell& b = back.dsmem.cells[1];
+  EXPECT_EQ(b.op, cal::DsmemOp::kRedAsync);
+  EXPECT_EQ(b.bins, 1);
+  EXPECT_EQ(b.cluster_size, 2);
+  EXPECT_EQ(b.warps_per_sm, 64);
+  EXPECT_DOUBLE_EQ(b.cycles_per_request, 9.0);
+  EXPECT_DOUBLE_EQ(b.busy_fraction, 0.41);
+  EXPECT_DOUBLE_EQ(b.repeat_spread, 0.022);
+  EXPECT_EQ(back.dsmem.fastest(cal::DsmemOp::kAtomicAdd), &back.dsmem.cells[0]);
+  EXPECT_DOUBLE_EQ(back.dsmem.saturated_busy_fraction(cal::DsmemOp::kRedAsync), 0.41);
+  json j = json::parse(cal::serialize_service_table(t));
+  j["dsmem"]["cells"][1].erase("busy_fraction");
+  EXPECT_NE(error_of(j.dump()).find("'dsmem.cells[1].busy_fraction': missing"), std::string::npos);
+  j = json::parse(cal::serialize_service_table(t));
+  j["dsmem"]["cells"][0]["op"] = "atomic_xor";
+  EXPECT_NE(error_of(j.dump()).find("dsmem.cells[0].op"), std::string::npos);
+  j = json::parse(cal::serialize_service_table(t));
+  j["dsmem"]["cells"][0]["cycles_per_request"] = 3.0;  // above cycles_max
+  EXPECT_NE(error_of(j.dump()).find("outside [cycles_min, cycles_max]"), std::string::npos);
+}
