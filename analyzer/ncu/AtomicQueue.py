@@ -116,10 +116,13 @@ def verdict(run):
     elif k["class"] == "not_atomic_bound":
         other = k.get("time", {}).get("other_floor") or ""
         text += f" The atomics do not bind it{': ' + other if other else ''}."
-    # Atomics on a path atomq has no queue for (DSMEM, bulk reductions, host memory): named.
+    # Atomics on a path atomq has no queue for (bulk reductions, host memory) are named; the DSMEM
+    # path with its U and what binds.
     for f in k.get("findings", []):
         if f.get("kind") == "unmodelled_path":
             text += f" {f.get('title', '')}: {(f.get('details') or [''])[0]}."
+        elif f.get("kind") == "dsmem_path":
+            text += f" {f.get('title', '')}. {f.get('recommendation', '')}"
     msg = NvRules.IFrontend.MsgType_MSG_OK if k["class"] == "not_atomic_bound" else \
         NvRules.IFrontend.MsgType_MSG_OPTIMIZATION
     return msg, text

@@ -119,6 +119,20 @@ void assess_boundness(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
     b.cas_lane_ops_per_update = in.cas * in.active_lanes / *in.useful_updates;
 }
 
+// The DSMEM path binds where it is worse than the kernel's class so far, or as bound and busier
+// than the unit that set it.
+void bind_dsmem_path(KernelAnalysis& a) {
+  if (!a.dsmem.evaluated || !more_bound(a.dsmem.utilization_class, UtilizationClass::kNotAtomicBound)) return;
+  const double current = a.binding_unit == BindingUnit::kL2AtomicUnit       ? a.l2.utilization
+                         : a.binding_unit == BindingUnit::kSharedAtomicUnit ? a.utilization.mean
+                                                                            : 0.0;
+  const bool worse = more_bound(a.dsmem.utilization_class, a.utilization_class);
+  const bool ties_higher = a.dsmem.utilization_class == a.utilization_class && a.dsmem.utilization > current;
+  if (!worse && !ties_higher) return;
+  a.utilization_class = a.dsmem.utilization_class;
+  a.binding_unit = BindingUnit::kDsmemPath;
+}
+
 // The shared unit's class, then the kernel's: the worse of the two units (or of the two in
 // sequence, units_in_sequence.cpp), and which binds.
 void bind_units(KernelAnalysis& a, const KernelProfile& profile, const Rules& r) {
@@ -127,7 +141,10 @@ void bind_units(KernelAnalysis& a, const KernelProfile& profile, const Rules& r)
   a.binding_unit = more_bound(a.shared_unit_class, UtilizationClass::kNotAtomicBound)
                        ? BindingUnit::kSharedAtomicUnit
                        : BindingUnit::kNone;
-  if (!a.l2.evaluated) return;
+  if (!a.l2.evaluated) {
+    bind_dsmem_path(a);
+    return;
+  }
   const UtilizationClass l2 = a.l2.utilization_class;
   const bool l2_worse = more_bound(l2, a.shared_unit_class);
   const bool l2_ties_higher = l2 == a.shared_unit_class && a.l2.utilization > shared_u;
@@ -136,6 +153,7 @@ void bind_units(KernelAnalysis& a, const KernelProfile& profile, const Rules& r)
     a.binding_unit = BindingUnit::kL2AtomicUnit;
   }
   a.units_in_sequence = detail::units_in_sequence(a, profile, r);
+  bind_dsmem_path(a);
   UnitsInSequence& seq = a.units_in_sequence;
   if (!seq.evaluated || !more_bound(seq.utilization_class, a.utilization_class)) return;
   seq.sets_class = true;
@@ -213,8 +231,13 @@ void name_the_other_floor(KernelAnalysis& a) {
 // Both queues, the kernel's class and binding unit, then the findings: the headline first.
 void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
               const Rules& r) {
-  const std::vector<PathTraffic> unmodelled =
+  std::vector<PathTraffic> unmodelled =
       unmodelled_path_traffic(profile, m.l2_section() ? m.l2_section()->ops : std::vector<GlobalAtomicOp>{});
+  a.dsmem = evaluate_dsmem_unit(profile, m.dsmem_section(), r);
+  if (a.dsmem.evaluated)  // modelled now: its finding says what it costs (path_findings.cpp)
+    unmodelled.erase(std::remove_if(unmodelled.begin(), unmodelled.end(),
+                                    [](const PathTraffic& t) { return t.path == AtomicPath::kDsmem; }),
+                     unmodelled.end());
   if (std::optional<std::string> reason = detail::l2_left_to_unmodelled_path(unmodelled))
     a.l2.not_evaluated_reason = std::move(*reason);
   else
@@ -245,6 +268,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   a.recommended = recommend_what_if(a);
   a.time = detail::predict_kernel_time(a, profile);
   detail::add_unmodelled_path_findings(a, unmodelled);
+  detail::add_dsmem_finding(a);
   name_the_other_floor(a);
 }
 

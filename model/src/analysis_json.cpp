@@ -82,6 +82,23 @@ json to_json(const L2LatencyEvaluation& e) {
 
 // The L2 queue: utilization of the hottest slice, why that service time, the op and where it
 // came from, the busy counter's cross-check and the class.
+json to_json(const DsmemUnit& d) {
+  return {{"evaluated", d.evaluated},
+          {"reason", d.not_evaluated_reason},
+          {"requests", num(d.requests)},
+          {"red_async_share", num(d.red_async_share)},
+          {"requests_per_sm", num(d.requests_per_sm)},
+          {"service_cycles", num(d.service_cycles)},
+          {"busy_fraction", num(d.busy_fraction)},
+          {"saturated_busy_fraction", num(d.saturated_busy_fraction)},
+          {"request_utilization", num(d.request_utilization)},
+          {"busy_utilization", num(d.busy_utilization)},
+          {"utilization", num(d.utilization)},
+          {"class", enum_name(d.utilization_class)},
+          {"atomic_bound_time_ns", num(d.atomic_bound_time_ns)},
+          {"basis", d.basis}};
+}
+
 json to_json(const L2Queue& q) {
   const L2Inputs& in = q.inputs;
   if (!q.evaluated) return {{"evaluated", false}, {"reason", q.not_evaluated_reason}};
@@ -245,6 +262,7 @@ json analysis_json(const KernelAnalysis& a) {
                       {"verdict", a.boundness.verdict},
                       {"cas_lane_ops_per_update", num(a.boundness.cas_lane_ops_per_update)}};
   doc["l2"] = to_json(a.l2);
+  if (a.dsmem.evaluated || !a.dsmem.not_evaluated_reason.empty()) doc["dsmem"] = to_json(a.dsmem);  // DSMEM traffic
   const UnitsInSequence& seq = a.units_in_sequence;
   doc["units_in_sequence"] = {{"evaluated", seq.evaluated},
                               {"utilization", num(seq.utilization)},

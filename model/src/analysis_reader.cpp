@@ -217,6 +217,25 @@ L2LatencyEvaluation read_latency(const Reader& r, const json& o, const std::stri
   return e;
 }
 
+DsmemUnit read_dsmem(const Reader& r, const json& o, const std::string& p) {
+  DsmemUnit d;
+  d.evaluated = r.flag(o, p, "evaluated");
+  d.not_evaluated_reason = r.str(o, p, "reason");
+  d.requests = r.num(o, p, "requests");
+  d.red_async_share = r.num(o, p, "red_async_share");
+  d.requests_per_sm = r.num(o, p, "requests_per_sm");
+  d.service_cycles = r.num(o, p, "service_cycles");
+  d.busy_fraction = r.num(o, p, "busy_fraction");
+  d.saturated_busy_fraction = r.num(o, p, "saturated_busy_fraction");
+  d.request_utilization = r.num(o, p, "request_utilization");
+  d.busy_utilization = r.num(o, p, "busy_utilization");
+  d.utilization = r.num(o, p, "utilization");
+  d.utilization_class = r.enumerated<UtilizationClass>(o, p, "class");
+  d.atomic_bound_time_ns = r.opt(o, p, "atomic_bound_time_ns");
+  d.basis = r.str(o, p, "basis");
+  return d;
+}
+
 L2Queue read_l2(const Reader& r, const json& o, const std::string& p) {
   L2Queue q;
   q.evaluated = r.flag(o, p, "evaluated");
@@ -372,6 +391,8 @@ KernelAnalysis analysis_from_json(const nlohmann::json& doc, const std::string& 
   read_utilization(r, r.obj(doc, "", "utilization"), "utilization", a.utilization);
   read_boundness(r, r.obj(doc, "", "boundness"), "boundness", a.boundness);
   a.l2 = read_l2(r, r.obj(doc, "", "l2"), "l2");
+  if (const json* dsmem = r.fields().optional_member(doc, "", "dsmem"))
+    a.dsmem = read_dsmem(r, r.fields().object(*dsmem, "dsmem"), "dsmem");
   a.units_in_sequence = read_units_in_sequence(r, r.obj(doc, "", "units_in_sequence"), "units_in_sequence");
   a.time = read_time(r, r.obj(doc, "", "time"), "time");
   const json& sites = r.list(doc, "", "sites");

@@ -56,6 +56,8 @@ KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelPr
     const std::optional<double> l2 = a.l2.evaluated ? a.l2.atomic_bound_time_ns : std::nullopt;
     if (shared || l2) t.atomic_ns = std::max(shared.value_or(0.0), l2.value_or(0.0));
   }
+  if (a.dsmem.evaluated && a.dsmem.atomic_bound_time_ns && *a.dsmem.atomic_bound_time_ns > t.atomic_ns.value_or(0.0))
+    t.atomic_ns = a.dsmem.atomic_bound_time_ns;
   // The busiest SM's issue cycles as a share of its active cycles, times the kernel's duration.
   const auto instructions = finite_positive(p.counter(metric::kInstExecutedMax));
   const auto active = finite_positive(p.counter(metric::kCyclesActiveMax));

@@ -74,4 +74,42 @@ void add_unmodelled_path_findings(KernelAnalysis& a, const std::vector<PathTraff
   }
 }
 
+namespace {
+
+// What binds a kernel the DSMEM path does not: another unit, else the largest floor.
+std::string what_binds_instead(const KernelAnalysis& a) {
+  if (a.binding_unit == BindingUnit::kL2AtomicUnit)
+    return fmt::format("the hottest L2 slice binds (U {:.0f}%)", 100.0 * a.l2.utilization);
+  if (a.binding_unit == BindingUnit::kSharedAtomicUnit)
+    return fmt::format("the shared atomic unit binds (U {:.0f}%)", 100.0 * a.utilization.mean);
+  if (a.time.bound_by == "memory" || a.time.bound_by == "instruction issue")
+    return fmt::format("{} binds: {}", a.time.bound_by, a.time.other_floor);
+  return a.time.other_floor.empty() ? std::string("no atomic unit binds") : a.time.other_floor;
+}
+
+}  // namespace
+
+void add_dsmem_finding(KernelAnalysis& a) {
+  const DsmemUnit& d = a.dsmem;
+  if (!d.evaluated) return;
+  Finding f;
+  f.kind = FindingKind::kDsmemPath;
+  const bool binds = a.binding_unit == BindingUnit::kDsmemPath;
+  f.title = fmt::format("{}: the SM's request path to its cluster peers at U {:.0f}%{}",
+                        d.requests > 0 ? "DSMEM atomics" : "DSMEM path", 100.0 * d.utilization,
+                        binds ? ", binding the kernel" : "");
+  f.evidence.push_back({"dsmem_utilization", d.utilization, "fraction"});
+  f.evidence.push_back({"dsmem_busy_fraction", d.busy_fraction, "fraction"});
+  f.evidence.push_back({"dsmem_warp_requests", d.requests, "warp requests"});
+  f.details.push_back(d.basis);
+  f.recommendation =
+      binds ? "The cluster peers' shared memory binds: send fewer updates across it (combine equal bins in the "
+              "warp first, or keep hot bins block-local and merge the copies once at the end)."
+            : "Not the DSMEM path: " + what_binds_instead(a) + ".";
+  if (binds)
+    a.findings.insert(a.findings.begin(), std::move(f));
+  else
+    a.findings.push_back(std::move(f));
+}
+
 }  // namespace atomq::model::detail

@@ -1,7 +1,8 @@
 """Execute `atomq analyze --instructions 6 -- paths_app` (tests/gpu/targets/paths_app.cu) and
 validate that atomq names Hopper's other atomic paths instead of costing them as another op:
-the DSMEM histograms (generic atomicAdd through map_shared_rank, and red.async) get the finding
-unmodelled_path first and the class insufficient_data, their sites the path dsmem; the bulk
+the DSMEM histograms (generic atomicAdd through map_shared_rank, and red.async) get the DSMEM
+path's U and finding (dsmem_path, first where it binds) from a table with a DSMEM section, else the
+finding unmodelled_path first and the class insufficient_data; their sites the path dsmem; the bulk
 reduction, the float4 atomicAdd and atomicAdd_system on host memory leave the L2 queue
 unevaluated with the path named; atomicAdd_system on device memory is the L2 path as before.
 GPU and cuobjdump only."""
@@ -40,8 +41,20 @@ for name, opcode, title in (("peer_histogram", "ATOM.", "DSMEM atomics: not mode
                             ("peer_histogram_async", "REDAS", "DSMEM atomics: not modelled")):
     for k in launches.get(name, []):
         a = k["analysis"]
-        check(findings(k)[:1] == ["unmodelled_path"] and titles(k) == [title], f"{name}: {titles(k)} first")
-        check(a["class"] == "insufficient_data", f"{name}: class {a['class']} (not not_atomic_bound)")
+        d = a.get("dsmem", {})
+        if d.get("evaluated"):
+            dsmem = [f for f in a["findings"] if f["kind"] == "dsmem_path"]
+            u = f"U {100 * d['utilization']:.0f}%"
+            check(len(dsmem) == 1 and u in dsmem[0]["title"] and not titles(k),
+                  f"{name}: the DSMEM path named with its {u}: {[f['title'] for f in dsmem]}, unmodelled {titles(k)}")
+            check(a["class"] != "insufficient_data", f"{name}: class {a['class']}")
+            binds = a["binding_unit"] == "dsmem_path"
+            check(binds == (findings(k)[:1] == ["dsmem_path"]),
+                  f"{name}: binds {a['binding_unit']}, first finding {findings(k)[:1]}")
+            print(f"{name}: {a['class']}, binds {a['binding_unit']}: {dsmem[0]['title'] if dsmem else '-'}; {d['basis']}")
+        else:
+            check(findings(k)[:1] == ["unmodelled_path"] and titles(k) == [title], f"{name}: {titles(k)} first")
+            check(a["class"] == "insufficient_data", f"{name}: class {a['class']} (not not_atomic_bound)")
         sites = [s for s in a.get("sites", []) if s["opcode"].startswith(opcode)]
         check(sites and all(s["path"] == "dsmem" for s in sites),
               f"{name}: its {opcode} sites on the dsmem path: {[(s['opcode'], s['path']) for s in sites]}")

@@ -684,10 +684,13 @@ TEST(ReportFormat, LargeTimesKeepTheirSign) {
 }
 
 // A kernel whose atomics go to a cluster peer's shared memory: its headline names the path the
-// model has no queue for, not "no atomic change is predicted to pay". The recorded no_atomics
-// launch of multi_kernel_app with the DSMEM counters of paths_app's peer_histogram added.
+// model has no queue for (a table without the DSMEM section), not "no atomic change is predicted
+// to pay"; with the section, the path's U and that it binds. The recorded no_atomics launch of
+// multi_kernel_app with the DSMEM requests of paths_app's peer_histogram added (135168 warp
+// requests at the bundled table's S of over 100 SM cycles: more than the kernel's cycles).
 TEST(Report, AKernelOnAnUnmodelledPathSaysSoInItsHeadline) {
   ReportRequest request = recorded_request();
+  request.table.dsmem = {};
   request.runs.clear();
   std::ifstream in(std::filesystem::path(ATOMQ_MODEL_FIXTURE_DIR) / "multi_kernel_app-no_atomics.json");
   const auto doc = nlohmann::json::parse(in);
@@ -702,6 +705,13 @@ TEST(Report, AKernelOnAnUnmodelledPathSaysSoInItsHeadline) {
   EXPECT_NE(r.headlines.front().find("DSMEM atomics: not modelled (insufficient_data): atomics on a cluster peer's"),
             std::string::npos)
       << r.headlines.front();
+  request.table = recorded_request().table;
+  ASSERT_FALSE(request.table.dsmem.empty()) << "the bundled table has a DSMEM section";
+  const Report with_section = build_report(request);
+  EXPECT_NE(with_section.headlines.front().find("binds: the SM's DSMEM path to its cluster peers (severe): DSMEM "
+                                                "atomics: the SM's request path to its cluster peers at U "),
+            std::string::npos)
+      << with_section.headlines.front();
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ std::string binding_words(model::BindingUnit unit) {
   switch (unit) {
     case model::BindingUnit::kSharedAtomicUnit: return "binds: the SM's shared atomic unit";
     case model::BindingUnit::kL2AtomicUnit: return "binds: the L2 atomic unit";
+    case model::BindingUnit::kDsmemPath: return "binds: the SM's DSMEM path to its cluster peers";
     default: return "no atomic unit binds it";
   }
 }
@@ -64,6 +65,11 @@ std::string headline_line(const KernelSummary& s, const std::vector<ReportKernel
       path && a.utilization_class == model::UtilizationClass::kInsufficientData)
     return fmt::format("{}: {}; {} ({}): {}", s.name, time_share(s), path->title, enum_name(a.utilization_class),
                        path->details.empty() ? path->recommendation : path->details.front());
+  // The DSMEM path binds: its finding says how busy and what to change (no what-if prices it yet).
+  if (const model::Finding* dsmem = a.find(model::FindingKind::kDsmemPath);
+      dsmem && a.binding_unit == model::BindingUnit::kDsmemPath)
+    return fmt::format("{}: {}; {} ({}): {}; {}", s.name, time_share(s), binding_words(a.binding_unit),
+                       enum_name(a.utilization_class), dsmem->title, dsmem->recommendation);
   return fmt::format("{}: {}; {} ({}): no atomic change is predicted to pay, {}", s.name, time_share(s),
                      binding_words(a.binding_unit), enum_name(a.utilization_class),
                      !a.l2.evaluated ? "but its L2 atomics were not measured, so global atomics are not ruled out"

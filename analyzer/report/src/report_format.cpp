@@ -215,9 +215,13 @@ std::string terminal_text(const std::string& text) {
 std::string atomic_units_summary(const model::KernelAnalysis& a) {
   using detail::percent;
   std::string line = "SM atomic U " + (a.evaluated ? detail::utilization(a.utilization.mean) : std::string("-"));
-  if (!a.l2.evaluated) return line + " | L2 not evaluated";
-  line += fmt::format(" | L2 hottest slice U {} ({}, {}{})", detail::utilization(a.l2.utilization), detail::l2_cause(a.l2),
-                      enum_name(a.l2.op), a.l2.op_origin == model::Origin::kAssumed ? " assumed" : "");
+  if (!a.l2.evaluated)
+    line += " | L2 not evaluated";
+  else
+    line += fmt::format(" | L2 hottest slice U {} ({}, {}{})", detail::utilization(a.l2.utilization),
+                        detail::l2_cause(a.l2), enum_name(a.l2.op),
+                        a.l2.op_origin == model::Origin::kAssumed ? " assumed" : "");
+  if (a.dsmem.evaluated) line += " | DSMEM path U " + detail::utilization(a.dsmem.utilization);
   return line;
 }
 

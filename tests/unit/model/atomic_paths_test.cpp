@@ -85,6 +85,71 @@ TEST_F(OtherPaths, DsmemAtomicsAreNamedAndTheKernelIsNotCalledUnbound) {
   EXPECT_TRUE(a.l2.evaluated);  // its REDG are costed; DSMEM requests never reach the slices
 }
 
+// A table with a DSMEM section: conflict-free atomicAdd 2 SM cycles per warp request, the busy
+// counter reading 90% at saturation; one word per warp 40 cycles, 50% busy.
+calibration::DsmemSection synthetic_dsmem_section() {
+  calibration::DsmemSection d;
+  d.wall_seconds = 1;
+  calibration::DsmemCell fast{calibration::DsmemOp::kAtomicAdd, 256, 2, 64, 1e6, 2.0, 1.98, 2.02, 0.02, 0.90, 1e6};
+  calibration::DsmemCell slow{calibration::DsmemOp::kAtomicAdd, 1, 2, 64, 1e6, 40.0, 39.5, 40.5, 0.025, 0.50, 1e7};
+  d.cells = {slow, fast};
+  return d;
+}
+
+// With the table's DSMEM section the same kernel is evaluated: U is the larger of the busy counter
+// over its saturated reading and the requests at the conflict-free S; the path is named with its U
+// and what binds, and the class is no longer left open.
+TEST_F(OtherPaths, DsmemPathEvaluatedFromItsSection) {
+  calibration::ServiceTable t = test::make_h200_like_table_with_l2();
+  t.dsmem = synthetic_dsmem_section();
+  const ServiceTimeModel with_dsmem(t);
+  L2Spec l2;
+  l2.red = 3168;
+  l2.red_hottest = 1056;
+  l2.elapsed_cycles = 107264 * test::kL2ClockMhz / 1000;
+  l2.warp_instructions = 2112;
+  KernelProfile p = kernel(l2);
+  p.counters[metric::kDsmemAtomRequests] = 135168;
+  const double active_max = *p.counter(metric::kCyclesActiveMax);
+  const double active_avg = *p.counter(metric::kCyclesActiveAvg);
+  p.counters[metric::kDsmemRequestBusyMax] = 0.27 * active_max;  // 30% of the saturated reading
+  const KernelAnalysis a = analyze(p, with_dsmem);
+  ASSERT_TRUE(a.dsmem.evaluated) << a.dsmem.not_evaluated_reason;
+  EXPECT_DOUBLE_EQ(a.dsmem.service_cycles, 2.0);  // the conflict-free cell
+  EXPECT_NEAR(a.dsmem.busy_utilization, 0.30, 1e-9);
+  EXPECT_NEAR(a.dsmem.request_utilization, 135168.0 / 132 * 2.0 / active_avg, 1e-9);
+  EXPECT_DOUBLE_EQ(a.dsmem.utilization, std::max(a.dsmem.busy_utilization, a.dsmem.request_utilization));
+  EXPECT_NE(a.utilization_class, UtilizationClass::kInsufficientData);
+  EXPECT_NE(a.binding_unit, BindingUnit::kDsmemPath);
+  EXPECT_FALSE(a.has(FindingKind::kUnmodelledPath));
+  const Finding* f = a.find(FindingKind::kDsmemPath);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("U 30%"), std::string::npos) << f->title;
+  EXPECT_EQ(f->recommendation.rfind("Not the DSMEM path: ", 0), 0u) << f->recommendation;
+}
+
+// A saturated request path binds the kernel: severe, the DSMEM finding first, its busy time the
+// atomic floor of the predicted time. Without the section the same profile stays unmodelled.
+TEST_F(OtherPaths, SaturatedDsmemPathBindsTheKernel) {
+  calibration::ServiceTable t = test::make_h200_like_table_with_l2();
+  t.dsmem = synthetic_dsmem_section();
+  const ServiceTimeModel with_dsmem(t);
+  KernelProfile p = kernel(L2Spec{});
+  p.counters[metric::kDsmemAtomRequests] = 4.0e6;
+  p.counters[metric::kDsmemRequestBusyMax] = 0.88 * *p.counter(metric::kCyclesActiveMax);
+  const KernelAnalysis a = analyze(p, with_dsmem);
+  ASSERT_TRUE(a.dsmem.evaluated) << a.dsmem.not_evaluated_reason;
+  EXPECT_EQ(a.dsmem.utilization_class, UtilizationClass::kSevere);
+  EXPECT_EQ(a.utilization_class, UtilizationClass::kSevere);
+  EXPECT_EQ(a.binding_unit, BindingUnit::kDsmemPath);
+  ASSERT_FALSE(a.findings.empty());
+  EXPECT_EQ(a.findings.front().kind, FindingKind::kDsmemPath);
+  EXPECT_EQ(a.time.bound_by, "atomic units");
+  const KernelAnalysis without = analyze(p, model);
+  EXPECT_FALSE(without.dsmem.evaluated);
+  EXPECT_EQ(without.findings.front().kind, FindingKind::kUnmodelledPath);
+}
+
 // bulk_reduce<float> (4224 cp.reduce.async.bulk of 4 KiB): the L2 counts 202752 RED requests
 // that are no calibrated scalar op, so the L2 queue is not evaluated on them.
 TEST_F(OtherPaths, BulkReductionsLeaveTheL2Unevaluated) {

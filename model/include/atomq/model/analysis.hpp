@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atomq/model/atomic_sites.hpp"
+#include "atomq/model/dsmem_unit.hpp"
 #include "atomq/model/inputs.hpp"
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/model/l2_queue.hpp"
@@ -39,9 +40,10 @@ enum class FindingKind {
   kOutsideCalibratedRange,
   kTableMismatch,
   kUnmodelledPath,               // atomics on a path without a queue in the model (atomic_paths.hpp)
+  kDsmemPath,                    // atomics on a cluster peer's shared memory, the path's U (dsmem_unit.hpp)
 };
 // Stable ids, used in the analysis JSON and the report.
-constexpr std::array<EnumName<FindingKind>, 17> enum_names(FindingKind) {
+constexpr std::array<EnumName<FindingKind>, 18> enum_names(FindingKind) {
   return {{{FindingKind::kInsufficientData, "insufficient_data"},
            {FindingKind::kUtilization, "utilization"},
            {FindingKind::kHighUtilizationHighConflict, "high_utilization_high_conflict"},
@@ -58,7 +60,8 @@ constexpr std::array<EnumName<FindingKind>, 17> enum_names(FindingKind) {
            {FindingKind::kImbalance, "imbalance"},
            {FindingKind::kOutsideCalibratedRange, "outside_calibrated_range"},
            {FindingKind::kTableMismatch, "table_mismatch"},
-           {FindingKind::kUnmodelledPath, "unmodelled_path"}}};
+           {FindingKind::kUnmodelledPath, "unmodelled_path"},
+           {FindingKind::kDsmemPath, "dsmem_path"}}};
 }
 
 struct Evidence {
@@ -195,6 +198,7 @@ struct KernelAnalysis {
   UtilizationClass utilization_class = UtilizationClass::kInsufficientData;
   UtilizationClass shared_unit_class = UtilizationClass::kInsufficientData;
   L2Queue l2;  // the L2 slices' queue (l2.evaluated false: its counters or table section absent)
+  DsmemUnit dsmem;  // the DSMEM path (dsmem.evaluated false: no DSMEM atomics, or no table section)
   BindingUnit binding_unit = BindingUnit::kNone;
   UnitsInSequence units_in_sequence;
   KernelTimePrediction time;

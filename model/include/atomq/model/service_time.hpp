@@ -46,6 +46,9 @@ class ServiceTimeModel {
 
   const calibration::ServiceTable& table() const { return table_; }
   // The table's L2 section, or null when it has no cells (the L2 queue is then not evaluated).
+  const calibration::DsmemSection* dsmem_section() const {
+    return table_.dsmem.empty() ? nullptr : &table_.dsmem;
+  }
   const calibration::L2Section* l2_section() const {
     return table_.l2.cells.empty() ? nullptr : &table_.l2;
   }

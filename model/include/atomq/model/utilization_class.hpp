@@ -18,10 +18,11 @@ constexpr std::array<EnumName<UtilizationClass>, 4> enum_names(UtilizationClass)
 }
 
 // The unit whose queue limits the kernel; kNone when neither reaches the potential class.
-enum class BindingUnit { kSharedAtomicUnit, kL2AtomicUnit, kNone };
-constexpr std::array<EnumName<BindingUnit>, 3> enum_names(BindingUnit) {
+enum class BindingUnit { kSharedAtomicUnit, kL2AtomicUnit, kDsmemPath, kNone };
+constexpr std::array<EnumName<BindingUnit>, 4> enum_names(BindingUnit) {
   return {{{BindingUnit::kSharedAtomicUnit, "shared_atomic_unit"},
            {BindingUnit::kL2AtomicUnit, "l2_atomic_unit"},
+           {BindingUnit::kDsmemPath, "dsmem_path"},
            {BindingUnit::kNone, "none"}}};
 }
 
