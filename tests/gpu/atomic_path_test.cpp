@@ -107,8 +107,9 @@ TEST(AtomicPathGpu, TheSassOfEachCaseNamesItsPath) {
 }
 
 // The collector's counters and the model on each case: DSMEM requests, bulk-reduction bytes and
-// host-memory requests are counted; each unmodelled path is named and the L2 queue does not
-// cost what it cannot; system scope on device memory is the L2 path as before.
+// host-memory requests are counted; the DSMEM path gets its U from the table's DSMEM section (or
+// is named unmodelled without one), each unmodelled path is named and the L2 queue does not cost
+// what it cannot; system scope on device memory is the L2 path as before.
 TEST(AtomicPathGpu, TheCountersShowEachPathAndTheModelNamesIt) {
   ATOMQ_REQUIRE_GPU();
   const atomq::analyzer::SassDump dump = atomq::analyzer::dump_sass(own_binary());
@@ -144,7 +145,16 @@ TEST(AtomicPathGpu, TheCountersShowEachPathAndTheModelNamesIt) {
       EXPECT_FALSE(a.has(atomq::model::FindingKind::kUnmodelledPath));
       continue;
     }
-    EXPECT_EQ(a.has(atomq::model::FindingKind::kUnmodelledPath), e.named_unmodelled);
+    const bool dsmem_case = e.path == AtomicPathCase::kDsmemAtomicAdd || e.path == AtomicPathCase::kDsmemRedAsync;
+    if (dsmem_case && model.dsmem_section()) {
+      // The table's DSMEM section models the path: its U and finding, no "not modelled".
+      EXPECT_TRUE(a.dsmem.evaluated) << a.dsmem.not_evaluated_reason;
+      EXPECT_GT(a.dsmem.utilization, 0.0);
+      EXPECT_TRUE(a.has(atomq::model::FindingKind::kDsmemPath));
+      EXPECT_FALSE(a.has(atomq::model::FindingKind::kUnmodelledPath));
+    } else {
+      EXPECT_EQ(a.has(atomq::model::FindingKind::kUnmodelledPath), e.named_unmodelled);
+    }
     EXPECT_EQ(a.l2.evaluated, e.l2_evaluated) << a.l2.not_evaluated_reason;
   }
 }
