@@ -264,11 +264,12 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
     a.findings.insert(a.findings.begin(), detail::l2_utilization_finding(a));
   detail::add_l2_findings(a, profile, m, r);
   detail::add_global_cas_retry(a, profile, m, r);
+  detail::add_dsmem_finding(a, profile, m);
   attach_gain_intervals(a, profile, r);
   a.recommended = recommend_what_if(a);
   a.time = detail::predict_kernel_time(a, profile);
   detail::add_unmodelled_path_findings(a, unmodelled);
-  detail::add_dsmem_finding(a);
+  detail::name_what_binds_beside_dsmem(a);
   name_the_other_floor(a);
 }
 

@@ -26,9 +26,11 @@ void add_insufficient_data(KernelAnalysis& a, std::vector<std::string> details);
 // evaluated when their requests reach its counters (nullopt: it is), and one finding per path.
 std::optional<std::string> l2_left_to_unmodelled_path(const std::vector<PathTraffic>& traffic);
 void add_unmodelled_path_findings(KernelAnalysis& a, const std::vector<PathTraffic>& traffic);
-// The evaluated DSMEM path's finding: first where it binds the kernel, else after the others,
-// naming what binds instead (path_findings.cpp). Reads a.time: call after predict_kernel_time.
-void add_dsmem_finding(KernelAnalysis& a);
+// The evaluated DSMEM path's finding with its block_local_bins what-if: first where it binds the
+// kernel, else after the others (path_findings.cpp). Call before the intervals are attached;
+// name_what_binds_beside_dsmem after predict_kernel_time fills in what binds instead.
+void add_dsmem_finding(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m);
+void name_what_binds_beside_dsmem(KernelAnalysis& a);
 
 // When the calibration table was measured on another chip than the kernel ran on.
 void add_table_mismatch(KernelAnalysis& a);

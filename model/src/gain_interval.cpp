@@ -134,8 +134,9 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
       continue;
     }
     const bool l2 = is_l2(f.kind);
-    const double u = l2 ? a.l2.utilization : a.utilization.max;
-    const std::string unit = l2 ? "hottest L2 slice's" : "shared atomic unit's";
+    const bool dsmem = f.kind == FindingKind::kDsmemPath;
+    const double u = l2 ? a.l2.utilization : dsmem ? std::min(1.0, a.dsmem.utilization) : a.utilization.max;
+    const std::string unit = l2 ? "hottest L2 slice's" : dsmem ? "DSMEM path's" : "shared atomic unit's";
     // Requests x S beyond the time by more than the rate tolerance: S overstates these requests.
     // The busy counter at the occupancy cap: the slice is saturated, by how much the counters do
     // not say, so they do not bound the rest of the kernel below the kernel's time either.

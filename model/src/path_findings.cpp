@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
+#include "atomq/model/metric_names.hpp"
 #include "findings.hpp"
 
 namespace atomq::model::detail {
@@ -87,9 +89,43 @@ std::string what_binds_instead(const KernelAnalysis& a) {
   return a.time.other_floor.empty() ? std::string("no atomic unit binds") : a.time.other_floor;
 }
 
+// block_local_bins: the bins kept in the block's own shared memory. The path's busy time goes;
+// the same warp atomics take the SM's shared unit at its conflict-free saturated S (DSMEM
+// atomics have no conflict counter: at least that long).
+std::optional<WhatIf> block_local_bins(const KernelAnalysis& a, const KernelProfile& p, const ServiceTimeModel& m) {
+  const DsmemUnit& d = a.dsmem;
+  const auto duration = p.counter(metric::kDurationNs);
+  const auto active_avg = p.counter(metric::kCyclesActiveAvg);
+  if (!(d.requests > 0) || !d.atomic_bound_time_ns || !duration || !(*duration > 0) || !active_avg ||
+      !(*active_avg > 0) || m.table().axes.n.empty())
+    return std::nullopt;
+  const double T = *duration;
+  const ServiceTimeEstimate local = m.at(m.table().axes.n.back(), 32, 0, 1, calibration::OpVariant::kAdd);
+  if (!std::isfinite(local.cycles) || !(local.cycles > 0)) return std::nullopt;
+  const double local_ns = d.requests_per_sm * local.cycles / *active_avg * T;
+  double after = std::max(T - *d.atomic_bound_time_ns + local_ns, local_ns);
+  const auto bytes = p.counter(metric::kDramBytesRead);
+  if (bytes && *bytes > 0 && p.device.dram_peak_bytes_per_s > 0)
+    after = std::max(after, *bytes / p.device.dram_peak_bytes_per_s * 1e9);
+  if (!(after > 0) || after >= T) return std::nullopt;  // a change that changes nothing is not proposed
+  WhatIf w;
+  w.id = WhatIfId::kBlockLocalBins;
+  w.change = fmt::format("keep the bins in the block's own shared memory: {:.3g} DSMEM warp atomics become the "
+                         "SM's own shared atomics",
+                         d.requests);
+  w.instructions = d.requests;
+  w.service_cycles = local.cycles;
+  w.predicted_time_ns = after;
+  w.speedup = T / after;
+  w.basis = fmt::format("the DSMEM path's busy time ({:.3g} us, U {:.0f}%) goes; the same warp atomics at the shared "
+                        "unit's conflict-free S {:.2f} cycles take {:.3g} us of the mean SM",
+                        *d.atomic_bound_time_ns / 1e3, 100.0 * d.utilization, local.cycles, local_ns / 1e3);
+  return w;
+}
+
 }  // namespace
 
-void add_dsmem_finding(KernelAnalysis& a) {
+void add_dsmem_finding(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m) {
   const DsmemUnit& d = a.dsmem;
   if (!d.evaluated) return;
   Finding f;
@@ -102,14 +138,20 @@ void add_dsmem_finding(KernelAnalysis& a) {
   f.evidence.push_back({"dsmem_busy_fraction", d.busy_fraction, "fraction"});
   f.evidence.push_back({"dsmem_warp_requests", d.requests, "warp requests"});
   f.details.push_back(d.basis);
-  f.recommendation =
-      binds ? "The cluster peers' shared memory binds: send fewer updates across it (combine equal bins in the "
-              "warp first, or keep hot bins block-local and merge the copies once at the end)."
-            : "Not the DSMEM path: " + what_binds_instead(a) + ".";
+  if (binds)
+    f.recommendation = "The cluster peers' shared memory binds: send fewer updates across it (combine equal bins in "
+                       "the warp first, or keep hot bins block-local and merge the copies once at the end).";
+  if (std::optional<WhatIf> w = block_local_bins(a, profile, m)) f.what_ifs.push_back(std::move(*w));
   if (binds)
     a.findings.insert(a.findings.begin(), std::move(f));
   else
     a.findings.push_back(std::move(f));
+}
+
+void name_what_binds_beside_dsmem(KernelAnalysis& a) {
+  if (a.binding_unit == BindingUnit::kDsmemPath) return;
+  for (Finding& f : a.findings)
+    if (f.kind == FindingKind::kDsmemPath) f.recommendation = "Not the DSMEM path: " + what_binds_instead(a) + ".";
 }
 
 }  // namespace atomq::model::detail

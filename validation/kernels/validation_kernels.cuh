@@ -101,6 +101,18 @@ const void* cas_loop_global_handle(CasLoopOp op);    // one global CAS loop per 
 const void* cas_loop_combined_handle(CasLoopOp op);  // equal keys merged per warp, then per block; one global loop per key and block
 const void* cas_loop_no_atomics_handle();            // the same reads, no atomic (ablation)
 
+// A histogram of values < bins kept in a cluster peer's shared memory (launched in clusters of 2).
+struct PeerHistArgs {
+  const std::uint32_t* values;
+  unsigned long long n;
+  std::uint32_t* counts;  // bins words, zero before a run
+  std::uint32_t bins;     // the block's shared bins (dynamic shared memory)
+  std::uint32_t* sink;
+};
+const void* peer_hist_dsmem_handle();       // one atomicAdd per value into the next cluster block's bins
+const void* peer_hist_local_handle();       // into the block's own bins
+const void* peer_hist_no_atomics_handle();  // the same reads, no atomic (ablation)
+
 // Backward of 2x bilinear upsampling (align_corners false): planes of 2 in_h x 2 in_w output
 // gradients scattered into planes of in_h x in_w input gradients, four weighted adds each.
 struct UpsampleArgs {

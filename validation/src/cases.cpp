@@ -53,6 +53,7 @@ CaseEntry hash_case(const std::string& name, double load, double power, const st
 // A keyed reduction through a global CAS loop, into one word or spread over kCasLoopKeys.
 constexpr std::size_t kCasLoopOneAddressValues = 65'536, kCasLoopSpreadValues = 16'777'216;
 constexpr std::uint32_t kCasLoopKeys = 1024;
+constexpr std::size_t kPeerHistValues = 16'777'216;
 
 CaseEntry cas_loop_case(const std::string& name, const std::string& op_text, CasLoopKind kind, bool one_address,
                         std::uint64_t seed) {
@@ -141,6 +142,13 @@ std::vector<CaseEntry> make_entries() {
     e.push_back(cas_loop_case("cas_float_add" + where, "a float add written as a CAS loop (integer values)",
                               CasLoopKind::kFloatAdd, one, 1210));
   }
+  e.push_back({{"dsmem_histogram", "a 256-bin histogram kept in a cluster peer's shared memory (DSMEM), clusters of 2",
+                fmt::format("{} values uniform over 256 bins, seed 1211", kPeerHistValues),
+                {{"dsmem_atomics", R::kBaseline, "one atomicAdd per value into the next cluster block's bins", ""},
+                 {"block_local", R::kFix, "one atomicAdd per value into the block's own bins", "dsmem_atomics",
+                  {W::kBlockLocalBins}},
+                 {"no_atomics", R::kAblation, "the same reads, no atomic", "dsmem_atomics"}}},
+               [] { return make_peer_histogram_workload(kPeerHistValues, 256, 1211); }});
   e.push_back({{"upsample_backward", "backward of 2x bilinear upsampling: output gradients scattered to input pixels",
                 fmt::format("{} planes of {} x {} output gradients uniform in [0, 1) into {} x {} inputs, seed 1207",
                             kUpsamplePlanes, 2 * kUpsampleInSide, 2 * kUpsampleInSide, kUpsampleInSide,

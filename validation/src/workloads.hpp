@@ -28,6 +28,9 @@ std::unique_ptr<Workload> make_upsample_workload(const std::vector<float>& grad,
 enum class CasLoopKind { kProduct, kFloatMax, kFloatAdd };
 std::unique_ptr<Workload> make_cas_loop_workload(CasLoopKind kind, std::size_t n, std::uint32_t keys_count,
                                                  std::uint64_t seed);
+// A histogram of n uniform values over `bins` kept in a cluster peer's shared memory
+// (peer_histogram_workload.cpp); variants dsmem_atomics, block_local, no_atomics.
+std::unique_ptr<Workload> make_peer_histogram_workload(std::size_t n, std::uint32_t bins, std::uint64_t seed);
 // iterations per thread; stride 1 (k = 1) or 32 (k = 32); variants "mM" and "mM_no_atomics".
 std::unique_ptr<Workload> make_sweep_workload(int iterations, int address_stride);
 

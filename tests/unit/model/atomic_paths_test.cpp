@@ -145,6 +145,13 @@ TEST_F(OtherPaths, SaturatedDsmemPathBindsTheKernel) {
   ASSERT_FALSE(a.findings.empty());
   EXPECT_EQ(a.findings.front().kind, FindingKind::kDsmemPath);
   EXPECT_EQ(a.time.bound_by, "atomic units");
+  // Keeping the bins local frees the path's busy time (88% / 90% of the kernel's) for the shared
+  // unit's few cycles per warp atomic: the recommended fix, its interval above 1x.
+  const WhatIf* w = a.recommended_what_if();
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->id, WhatIfId::kBlockLocalBins);
+  EXPECT_GT(w->gain_low(), 1.0);
+  EXPECT_GE(w->gain_high(), w->gain_low());
   const KernelAnalysis without = analyze(p, model);
   EXPECT_FALSE(without.dsmem.evaluated);
   EXPECT_EQ(without.findings.front().kind, FindingKind::kUnmodelledPath);

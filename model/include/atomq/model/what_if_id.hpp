@@ -32,9 +32,11 @@ enum class WhatIfId {
   kLoadBeforeCas,           // probe with plain loads, CAS only where the compare can succeed
   kLockFree,                // a CAS spin lock replaced by native atomics
   kCombineBeforeCas,        // a global CAS loop's updates combined per warp and block first (cas_retry_law.cpp)
+  // The DSMEM path (path_findings.cpp)
+  kBlockLocalBins,          // a cluster peer's bins kept in the block's own shared memory instead
 };
 // Stable ids, used in the analysis JSON, the report's exports and the validation timings.
-constexpr std::array<EnumName<WhatIfId>, 17> enum_names(WhatIfId) {
+constexpr std::array<EnumName<WhatIfId>, 18> enum_names(WhatIfId) {
   return {{{WhatIfId::kCustom, "custom"},
            {WhatIfId::kReplicate, "replicate"},
            {WhatIfId::kNoConflicts, "no_conflicts"},
@@ -51,7 +53,8 @@ constexpr std::array<EnumName<WhatIfId>, 17> enum_names(WhatIfId) {
            {WhatIfId::kSpreadCopies, "spread_copies"},
            {WhatIfId::kLoadBeforeCas, "load_before_cas"},
            {WhatIfId::kLockFree, "lock_free"},
-           {WhatIfId::kCombineBeforeCas, "combine_before_cas"}}};
+           {WhatIfId::kCombineBeforeCas, "combine_before_cas"},
+           {WhatIfId::kBlockLocalBins, "block_local_bins"}}};
 }
 
 }  // namespace atomq::model
