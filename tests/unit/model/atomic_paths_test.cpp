@@ -63,18 +63,24 @@ class OtherPaths : public ::testing::Test {
     test::add_l2_counters(p, l2);
     return p;
   }
+
+  // dsmem_add on the H200 (264 blocks of 256 threads in clusters of 2, 64 atomicAdds each into
+  // the peer's bins; ncu): 135168 DSMEM atomic requests, 2112 REDG to the output.
+  static KernelProfile dsmem_add() {
+    L2Spec l2;
+    l2.red = 3168;
+    l2.red_hottest = 1056;
+    l2.elapsed_cycles = 107264 * test::kL2ClockMhz / 1000;
+    l2.warp_instructions = 2112;
+    KernelProfile p = kernel(l2);
+    p.counters[metric::kDsmemAtomRequests] = 135168;
+    return p;
+  }
 };
 
-// dsmem_add on the H200 (264 blocks of 256 threads in clusters of 2, 64 atomicAdds each into
-// the peer's bins; ncu): 135168 DSMEM atomic requests, 2112 REDG to the output.
+// dsmem_add with the bundled-like table without a DSMEM section.
 TEST_F(OtherPaths, DsmemAtomicsAreNamedAndTheKernelIsNotCalledUnbound) {
-  L2Spec l2;
-  l2.red = 3168;
-  l2.red_hottest = 1056;
-  l2.elapsed_cycles = 107264 * test::kL2ClockMhz / 1000;
-  l2.warp_instructions = 2112;
-  KernelProfile p = kernel(l2);
-  p.counters[metric::kDsmemAtomRequests] = 135168;
+  KernelProfile p = dsmem_add();
   p.counters[metric::kDsmemRequestBusyMax] = 65568;
   const KernelAnalysis a = analyze(p, model);
   EXPECT_EQ(a.utilization_class, UtilizationClass::kInsufficientData);
@@ -103,13 +109,7 @@ TEST_F(OtherPaths, DsmemPathEvaluatedFromItsSection) {
   calibration::ServiceTable t = test::make_h200_like_table_with_l2();
   t.dsmem = synthetic_dsmem_section();
   const ServiceTimeModel with_dsmem(t);
-  L2Spec l2;
-  l2.red = 3168;
-  l2.red_hottest = 1056;
-  l2.elapsed_cycles = 107264 * test::kL2ClockMhz / 1000;
-  l2.warp_instructions = 2112;
-  KernelProfile p = kernel(l2);
-  p.counters[metric::kDsmemAtomRequests] = 135168;
+  KernelProfile p = dsmem_add();
   const double active_max = *p.counter(metric::kCyclesActiveMax);
   const double active_avg = *p.counter(metric::kCyclesActiveAvg);
   p.counters[metric::kDsmemRequestBusyMax] = 0.27 * active_max;  // 30% of the saturated reading
