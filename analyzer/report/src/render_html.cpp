@@ -186,6 +186,7 @@ json chart_data(const Report& report) {
     kernels.push_back({{"label", k.label}, {"evaluated", a.evaluated}, {"class", enum_name(a.utilization_class)},
                        {"u_mean", a.utilization.mean}, {"u_max", a.utilization.max}, {"n", a.queue_length},
                        {"l2_u", a.l2.evaluated ? json(a.l2.utilization) : json(nullptr)},
+                       {"dsmem_u", a.dsmem.evaluated ? json(a.dsmem.utilization) : json(nullptr)},
                        {"queue", a.evaluated && a.inputs.instructions > 0},
                        {"binding_unit", enum_name(a.binding_unit)},
                        {"s", a.utilization.service.cycles}});
