@@ -375,3 +375,21 @@ TEST(ServiceTable, DsmemSectionRoundTripsAndBadFieldsAreNamed) {
   j["dsmem"]["cells"][0]["cycles_per_request"] = 3.0;  // above cycles_max
   EXPECT_NE(error_of(j.dump()).find("outside [cycles_min, cycles_max]"), std::string::npos);
 }
+
+// The bundled GH100 table's DSMEM section (a live calibration on the H200): both ops, conflict-free
+// and one word, every saturated cell within the 2% repeat-spread goal, a conflict-free request
+// cheaper than a one-word one, and the path's busy counter below 100% when saturated (why the
+// model reads it against its saturated value: docs/model.md, "The DSMEM path").
+TEST(ServiceTable, BundledDsmemSectionMeetsTheSpreadGoal) {
+  const cal::ServiceTable t = cal::load_service_table(std::string(ATOMQ_BUNDLED_TABLE_DIR) + "/GH100.json");
+  ASSERT_FALSE(t.dsmem.empty());
+  EXPECT_FALSE(t.dsmem.created_utc.empty());
+  for (const cal::DsmemOp op : {cal::DsmemOp::kAtomicAdd, cal::DsmemOp::kRedAsync}) {
+    const cal::DsmemCell* fast = t.dsmem.fastest(op);
+    ASSERT_NE(fast, nullptr) << atomq::enum_name(op);
+    EXPECT_GE(fast->bins, 32) << "the cheapest cell is the conflict-free one";
+    EXPECT_GT(t.dsmem.saturated_busy_fraction(op), 0.0);
+    EXPECT_LT(t.dsmem.saturated_busy_fraction(op), 1.0);
+  }
+  for (const cal::DsmemCell& c : t.dsmem.cells) EXPECT_LE(c.repeat_spread, 0.02) << atomq::enum_name(c.op) << " " << c.bins;
+}
