@@ -141,10 +141,7 @@ void bind_units(KernelAnalysis& a, const KernelProfile& profile, const Rules& r)
   a.binding_unit = more_bound(a.shared_unit_class, UtilizationClass::kNotAtomicBound)
                        ? BindingUnit::kSharedAtomicUnit
                        : BindingUnit::kNone;
-  if (!a.l2.evaluated) {
-    bind_dsmem_path(a);
-    return;
-  }
+  if (!a.l2.evaluated) return;
   const UtilizationClass l2 = a.l2.utilization_class;
   const bool l2_worse = more_bound(l2, a.shared_unit_class);
   const bool l2_ties_higher = l2 == a.shared_unit_class && a.l2.utilization > shared_u;
@@ -153,7 +150,6 @@ void bind_units(KernelAnalysis& a, const KernelProfile& profile, const Rules& r)
     a.binding_unit = BindingUnit::kL2AtomicUnit;
   }
   a.units_in_sequence = detail::units_in_sequence(a, profile, r);
-  bind_dsmem_path(a);
   UnitsInSequence& seq = a.units_in_sequence;
   if (!seq.evaluated || !more_bound(seq.utilization_class, a.utilization_class)) return;
   seq.sets_class = true;
@@ -256,6 +252,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   if (shared_ok && !idle_shared_unit) raise_class_for_cas_retry(a, r);
   if (!a.l2.evaluated) a.notes.push_back(a.l2.not_evaluated_reason);
   bind_units(a, profile, r);
+  bind_dsmem_path(a);
   if (idle_shared_unit)
     detail::add_idle_shared_unit_findings(a);
   else if (shared_ok)

@@ -18,8 +18,6 @@ bool is_vector_type(const std::string& type) {
   return type.size() > 2 && type[type.size() - 2] == 'x' && type != "F16x2" && type != "BF16x2";
 }
 
-double counter_or_zero(const KernelProfile& p, const char* name) { return p.counter(name).value_or(0.0); }
-
 }  // namespace
 
 std::optional<AtomicPath> sass_atomic_path(const std::string& opcode) {
@@ -34,9 +32,9 @@ std::optional<AtomicPath> sass_atomic_path(const std::string& opcode) {
 }
 
 AtomicPath resolve_generic_path(const KernelProfile& profile, bool reduction) {
-  const bool dsmem = counter_or_zero(profile, metric::kDsmemAtomRequests) > 0;
+  const bool dsmem = profile.counter_or_zero(metric::kDsmemAtomRequests) > 0;
   const bool global =
-      counter_or_zero(profile, reduction ? metric::kL1GlobalRedRequests : metric::kL1GlobalAtomRequests) > 0;
+      profile.counter_or_zero(reduction ? metric::kL1GlobalRedRequests : metric::kL1GlobalAtomRequests) > 0;
   if (dsmem && !global) return AtomicPath::kDsmem;
   if (global && !dsmem) return AtomicPath::kL2;
   return AtomicPath::kGeneric;
@@ -44,8 +42,8 @@ AtomicPath resolve_generic_path(const KernelProfile& profile, bool reduction) {
 
 std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p, const std::vector<GlobalAtomicOp>& calibrated_ops) {
   std::vector<PathTraffic> out;
-  const double dsmem_atom = counter_or_zero(p, metric::kDsmemAtomRequests);
-  const double dsmem_redas = counter_or_zero(p, metric::kDsmemRedAsyncRequests);
+  const double dsmem_atom = p.counter_or_zero(metric::kDsmemAtomRequests);
+  const double dsmem_redas = p.counter_or_zero(metric::kDsmemRedAsyncRequests);
   if (dsmem_atom + dsmem_redas > 0) {
     PathTraffic t{AtomicPath::kDsmem, dsmem_atom + dsmem_redas, "warp requests", "", false};
     t.text = fmt::format("atomics on a cluster peer's shared memory (DSMEM): {:.3g} warp requests ({:.3g} "
@@ -56,7 +54,7 @@ std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p, const s
       t.text += fmt::format("; the busiest SM's DSMEM request path active {:.0f}% of its cycles", 100.0 * *busy / *cycles);
     out.push_back(std::move(t));
   }
-  if (const double bytes = counter_or_zero(p, metric::kBulkReductionBytes); bytes > 0)
+  if (const double bytes = p.counter_or_zero(metric::kBulkReductionBytes); bytes > 0)
     out.push_back({AtomicPath::kBulkReduction, bytes, "bytes",
                    fmt::format("TMA bulk reductions (cp.reduce.async.bulk): {:.3g} bytes towards the L2, which counts "
                                "them among its reduction requests",
@@ -80,8 +78,8 @@ std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p, const s
   // read a few, which called that graph "host-memory atomics" until the allowance per kernel
   // node was kept (integration.analyze_torch_graph, live).
   const double launches = p.graph && !p.graph->kernels.empty() ? static_cast<double>(p.graph->kernels.size()) : 1.0;
-  const double sm_atomics = counter_or_zero(p, metric::kL1GlobalAtomRequests) + counter_or_zero(p, metric::kL1GlobalRedRequests);
-  const double host = counter_or_zero(p, metric::kL2HostAtomRequests) + counter_or_zero(p, metric::kL2HostRedRequests);
+  const double sm_atomics = p.counter_or_zero(metric::kL1GlobalAtomRequests) + p.counter_or_zero(metric::kL1GlobalRedRequests);
+  const double host = p.counter_or_zero(metric::kL2HostAtomRequests) + p.counter_or_zero(metric::kL2HostRedRequests);
   if (host > launches && sm_atomics > 0)
     out.push_back({AtomicPath::kHostMemory, host, "L2 requests",
                    fmt::format("atomics on host memory (the L2's system aperture): {:.3g} L2 requests, served "

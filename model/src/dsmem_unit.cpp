@@ -13,21 +13,12 @@
 
 namespace atomq::model {
 
-namespace {
-
-double counter_or_zero(const KernelProfile& p, const char* name) {
-  const auto v = p.counter(name);
-  return v && std::isfinite(*v) && *v > 0 ? *v : 0.0;
-}
-
-}  // namespace
-
 DsmemUnit evaluate_dsmem_unit(const KernelProfile& p, const calibration::DsmemSection* section, const Rules& rules) {
   DsmemUnit u;
-  const double atom = counter_or_zero(p, metric::kDsmemAtomRequests);
-  const double redas = counter_or_zero(p, metric::kDsmemRedAsyncRequests);
+  const double atom = p.counter_or_zero(metric::kDsmemAtomRequests);
+  const double redas = p.counter_or_zero(metric::kDsmemRedAsyncRequests);
   u.requests = atom + redas;
-  const double busy_cycles = counter_or_zero(p, metric::kDsmemRequestBusyMax);
+  const double busy_cycles = p.counter_or_zero(metric::kDsmemRequestBusyMax);
   // Any traffic on the path (a cluster kernel's flush reads its peers' bins through it too).
   if (!(u.requests > 0) && !(busy_cycles > 0)) return u;
   u.red_async_share = u.requests > 0 ? redas / u.requests : 0.0;
@@ -35,8 +26,8 @@ DsmemUnit evaluate_dsmem_unit(const KernelProfile& p, const calibration::DsmemSe
     u.not_evaluated_reason = "the table has no DSMEM section (calibrated before the DSMEM sweep): run atomq calibrate";
     return u;
   }
-  const double active_max = counter_or_zero(p, metric::kCyclesActiveMax);
-  const double active_avg = counter_or_zero(p, metric::kCyclesActiveAvg);
+  const double active_max = p.counter_or_zero(metric::kCyclesActiveMax);
+  const double active_avg = p.counter_or_zero(metric::kCyclesActiveAvg);
   const int sms = p.device.sm_count;
   if (!p.counter(metric::kDsmemRequestBusyMax) || !(active_max > 0) || !(active_avg > 0) || sms <= 0) {
     u.not_evaluated_reason = "DSMEM path: the profile lacks its busy counter or the SMs' active cycles";

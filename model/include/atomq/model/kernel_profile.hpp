@@ -120,6 +120,8 @@ struct KernelProfile {
     if (it == counters.end()) return std::nullopt;
     return it->second;
   }
+  // A counter the kernel may not have moved (or the collector not read): 0 then.
+  double counter_or_zero(const std::string& name) const { return counter(name).value_or(0.0); }
 };
 
 // A counter name carries its rollup: "<metric>.<rollup>[.<submetric>]" (e.g. ".sum").
