@@ -14,12 +14,14 @@
 #include "atomq/calibration/calibrator.hpp"
 #include "atomq/calibration/cas_retry_sweep.hpp"
 #include "atomq/calibration/dsmem_sweep.hpp"
+#include "atomq/calibration/load_sweep.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
 #include "atomq/microbench/atomic_paths.hpp"
 #include "atomq/microbench/cas_retry.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
+#include "atomq/microbench/load_chain.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/table_selection.hpp"
 #include "calibrate_all_devices.hpp"
@@ -126,6 +128,8 @@ cal::DsmemCounterProbe dsmem_counter_probe(int device) {
   };
 }
 
+constexpr double kLoadLaunchMs = 1.0;  // a round trip is under 2 us: hundreds of steps per launch
+
 // The L2 cells' CSV beside the main one: FILE.csv -> FILE.l2.csv.
 std::string l2_csv_path(const std::string& csv) {
   std::filesystem::path p(csv);
@@ -177,7 +181,11 @@ int run_calibrate(const CalibrateArgs& a) {
   table.dsmem = cal::run_dsmem_sweep(path_bench, a.repeats, kDsmemLaunchMs, dsmem_counter_probe(a.device));
   table.dsmem.created_utc = table.provenance.created_utc;
   table.dsmem.atomq_commit = table.provenance.atomq_commit;
-  // The table's wall time is the whole calibration's, the retry and DSMEM sweeps included.
+  microbench::LoadChainBench load_bench(a.device);
+  table.loads = cal::run_load_sweep(load_bench, a.repeats, kLoadLaunchMs);
+  table.loads.created_utc = table.provenance.created_utc;
+  table.loads.atomq_commit = table.provenance.atomq_commit;
+  // The table's wall time is the whole calibration's, the retry, DSMEM and load sweeps included.
   table.provenance.wall_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - retry_begin).count();
 

@@ -116,6 +116,29 @@ void print_dsmem_summary(std::FILE* out, const cal::ServiceTable& t) {
                c.cycles_per_request, 100.0 * c.repeat_spread, 100.0 * c.busy_fraction);
 }
 
+// One row per residency and request size: the round trip (ns) at each calibrated warps per SM.
+void print_load_summary(std::FILE* out, const cal::ServiceTable& t) {
+  if (t.loads.empty()) {
+    fmt::print(out, "\nno load round-trip section (calibrated before the load sweep)\n");
+    return;
+  }
+  fmt::print(out, "\nglobal load round trip, ns, one dependent load in flight per warp ({:.1f} s)\n",
+             t.loads.wall_seconds);
+  std::string row, key;
+  double worst_spread = 0;
+  for (const cal::LoadCell& c : t.loads.cells) {
+    const std::string k = fmt::format("{:<4} {:>2} sectors:", enum_name(c.residency), c.sectors_per_request);
+    if (k != key) {
+      if (!row.empty()) fmt::print(out, "{}\n", row);
+      key = k;
+      row = k;
+    }
+    row += fmt::format(" {}w {:.0f}", c.warps_per_sm, c.round_trip_ns);
+    worst_spread = std::max(worst_spread, c.repeat_spread);
+  }
+  fmt::print(out, "{}\nrepeat spread: max {:.2f}%\n", row, 100.0 * worst_spread);
+}
+
 }  // namespace
 
 void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
@@ -170,6 +193,7 @@ void print_table_summary(std::FILE* out, const cal::ServiceTable& t) {
              max_control, 100.0 * max_spread_saturated, 100.0 * max_spread);
   print_l2_summary(out, t);
   print_dsmem_summary(out, t);
+  print_load_summary(out, t);
 }
 
 }  // namespace atomq::cli

@@ -36,12 +36,16 @@ const std::vector<MetricSpec>& atomq_metrics() {
       {m::kL1GlobalRedRequests, "global RED requests from the SMs to L2", "L2 queue: lane merge", false},
       {m::kGlobalAtomInst, "ATOMG warp instructions", "global atomic hot spot", false},
       {m::kGlobalRedInst, "REDG warp instructions", "global atomic hot spot", false},
-      {m::kDsmemAtomRequests, "atomic requests to a cluster peer's shared memory (DSMEM)", "path: DSMEM (not modelled)", false},
-      {m::kDsmemRedAsyncRequests, "red.async requests to a cluster peer's shared memory", "path: DSMEM (not modelled)", false},
-      {m::kDsmemRequestBusyMax, "cycles the busiest SM's DSMEM request path was active", "path: DSMEM (not modelled)", false},
+      {m::kDsmemAtomRequests, "atomic requests to a cluster peer's shared memory (DSMEM)", "DSMEM path", false},
+      {m::kDsmemRedAsyncRequests, "red.async requests to a cluster peer's shared memory", "DSMEM path", false},
+      {m::kDsmemRequestBusyMax, "cycles the busiest SM's DSMEM request path was active", "DSMEM path", false},
       {m::kBulkReductionBytes, "bytes TMA bulk reductions wrote towards the L2", "path: bulk reduction (not modelled)", false},
       {m::kL2HostAtomRequests, "L2 atomic requests to host memory", "path: host memory (not modelled)", false},
       {m::kL2HostRedRequests, "L2 reduction requests to host memory", "path: host memory (not modelled)", false},
+      {m::kGlobalLoadInst, "LDG warp instructions", "load latency floor", false},
+      {m::kL1SectorHitRatePct, "share of L1 tag sectors that hit", "load latency floor: L1 residency", false},
+      {m::kL2ReadSectors, "L2 read sectors from the SMs", "load latency floor: sectors per request", false},
+      {m::kL2ReadSectorsHit, "L2 read sectors L2 held (the rest from DRAM)", "load latency floor: L2 residency", false},
   };
   return list;
 }

@@ -123,6 +123,24 @@ json dsmem_section_json(const DsmemSection& d) {
               {"cells", cells}};
 }
 
+json load_section_json(const LoadSection& l) {
+  json cells = json::array();
+  for (const LoadCell& c : l.cells)
+    cells.push_back(json{{"residency", enum_name(c.residency)},
+                         {"sectors_per_request", c.sectors_per_request},
+                         {"warps_per_sm", c.warps_per_sm},
+                         {"steps", c.steps},
+                         {"round_trip_ns", c.round_trip_ns},
+                         {"round_trip_min_ns", c.round_trip_min_ns},
+                         {"round_trip_max_ns", c.round_trip_max_ns},
+                         {"repeat_spread", c.repeat_spread}});
+  return json{{"units", "ns per dependent global load, one load in flight per warp"},
+              {"created_utc", l.created_utc},
+              {"atomq_commit", l.atomq_commit},
+              {"wall_seconds", l.wall_seconds},
+              {"cells", cells}};
+}
+
 }  // namespace
 
 bool same_cas_share(double a, double b) { return std::fabs(a - b) < 1e-9; }
@@ -170,6 +188,7 @@ std::string serialize_service_table(const ServiceTable& t) {
            {"latencies", latencies},
            {"l2", l2_section_json(t.l2)}};
   if (!t.dsmem.empty()) doc["dsmem"] = dsmem_section_json(t.dsmem);  // tables before the DSMEM sweep have none
+  if (!t.loads.empty()) doc["loads"] = load_section_json(t.loads);    // nor before the load sweep
   return json_text(doc, 1) + "\n";
 }
 

@@ -398,6 +398,34 @@ DsmemSection read_dsmem_section(const Fields& r, const json& doc) {
   return s;
 }
 
+// The load sweep's cells; tables calibrated before it have no section.
+LoadSection read_load_section(const Fields& r, const json& doc) {
+  LoadSection s;
+  if (!doc.contains("loads")) return s;
+  const json& d = r.member(doc, "", "loads");
+  s.created_utc = r.str(d, "loads", "created_utc");
+  s.atomq_commit = r.str(d, "loads", "atomq_commit");
+  s.wall_seconds = positive(r, d, "loads", "wall_seconds");
+  const json& list = r.array(d, "loads", "cells");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("loads.cells", i);
+    LoadCell c;
+    c.residency = r.enumerated<LoadResidency>(list[i], path, "residency");
+    c.sectors_per_request = positive_int(r, list[i], path, "sectors_per_request");
+    c.warps_per_sm = positive_int(r, list[i], path, "warps_per_sm");
+    c.steps = positive_int(r, list[i], path, "steps");
+    c.round_trip_ns = positive(r, list[i], path, "round_trip_ns");
+    c.round_trip_min_ns = positive(r, list[i], path, "round_trip_min_ns");
+    c.round_trip_max_ns = positive(r, list[i], path, "round_trip_max_ns");
+    c.repeat_spread = r.number(list[i], path, "repeat_spread", 0.0, 10.0);
+    if (c.round_trip_min_ns > c.round_trip_ns || c.round_trip_ns > c.round_trip_max_ns)
+      r.fail(path + ".round_trip_ns", "outside [round_trip_min_ns, round_trip_max_ns]");
+    s.cells.push_back(c);
+  }
+  if (s.cells.empty()) r.fail("loads.cells", "empty (omit the section instead)");
+  return s;
+}
+
 // A known table of an older version gets a message that says what to do.
 void require_current_version(const Fields& r, const json& doc) {
   if (doc.contains("format") && doc["format"] == kServiceTableFormat && doc.contains("version") &&
@@ -427,6 +455,7 @@ ServiceTable parse_service_table(const std::string& json_text, const std::string
   read_latencies(r, doc, t);
   t.l2 = read_l2_section(r, doc);
   t.dsmem = read_dsmem_section(r, doc);
+  t.loads = read_load_section(r, doc);
   return t;
 }
 

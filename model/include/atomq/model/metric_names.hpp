@@ -62,15 +62,24 @@ inline constexpr const char* kL1GlobalAtomRequests = "l1tex__t_requests_pipe_lsu
 inline constexpr const char* kL1GlobalRedRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
 inline constexpr const char* kGlobalAtomInst = "smsp__sass_inst_executed_op_global_atom.sum";
 inline constexpr const char* kGlobalRedInst = "smsp__sass_inst_executed_op_global_red.sum";
-// The paths atomq names but does not yet model (atomic_paths.hpp). Warp-level atomic requests
-// to a cluster peer's shared memory (DSMEM: generic ATOM/RED on its window, and REDAS), the
-// cycles the SM's DSMEM request path was busy (busiest SM), the bytes TMA bulk reductions wrote
-// towards the L2, and the L2 atomic requests to host memory (the system aperture).
+// The other atomic paths (atomic_paths.hpp). Warp-level atomic requests to a cluster peer's
+// shared memory (DSMEM: generic ATOM/RED on its window, and REDAS), the cycles the SM's DSMEM
+// request path was busy (busiest SM; the DSMEM unit, dsmem_unit.hpp), the bytes TMA bulk
+// reductions wrote towards the L2, and the L2 atomic requests to host memory (the system aperture).
 inline constexpr const char* kDsmemAtomRequests = "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum";
 inline constexpr const char* kDsmemRedAsyncRequests = "l1tex__t_requests_pipe_lsu_mem_dshared_op_redas.sum";
 inline constexpr const char* kDsmemRequestBusyMax = "l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.max";
 inline constexpr const char* kBulkReductionBytes = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum";
 inline constexpr const char* kL2HostAtomRequests = "lts__t_requests_aperture_sysmem_op_atom.sum";
 inline constexpr const char* kL2HostRedRequests = "lts__t_requests_aperture_sysmem_op_red.sum";
+
+// Global loads, for the load latency floor (docs/model.md, "The load latency floor"): LDG warp
+// instructions, the share of L1's tag lookups that hit, and the L2's read sectors from the SMs
+// with those it held (the rest came from DRAM). These four keep the collector at 4 passes on
+// GH100 (the L1's per-op global-load sectors would add one).
+inline constexpr const char* kGlobalLoadInst = "smsp__sass_inst_executed_op_global_ld.sum";
+inline constexpr const char* kL1SectorHitRatePct = "l1tex__t_sector_hit_rate.pct";
+inline constexpr const char* kL2ReadSectors = "lts__t_sectors_srcunit_tex_op_read.sum";
+inline constexpr const char* kL2ReadSectorsHit = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
 
 }  // namespace atomq::model::metric
