@@ -30,6 +30,7 @@ set(atomq_model_sources
   src/cas_combine_what_if.cpp
   src/derived_sites.cpp
   src/dsmem_unit.cpp
+  src/load_latency.cpp
   src/instruction_attach.cpp
   src/units_in_sequence.cpp
   src/warp_copies_what_if.cpp

@@ -122,6 +122,8 @@ int run_selected(const CommandRunner& selected) {
     fmt::print(stderr, "atomq: {}\n", atomq::report::terminal_text(e.what()));
     return kExitUsage;
   } catch (const std::exception& e) {  // names from input files: no escape sequence reaches the terminal
+    // A print that failed midway (a full disk under stdout) is the same error as a failed flush.
+    if (std::ferror(stdout)) return with_stdout_checked(kExitError);
     fmt::print(stderr, "atomq: {}\n", atomq::report::terminal_text(e.what()));
     return kExitError;
   }

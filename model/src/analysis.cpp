@@ -230,6 +230,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   std::vector<PathTraffic> unmodelled =
       unmodelled_path_traffic(profile, m.l2_section() ? m.l2_section()->ops : std::vector<GlobalAtomicOp>{});
   a.dsmem = evaluate_dsmem_unit(profile, m.dsmem_section(), r);
+  a.load_latency = evaluate_load_latency(profile, m.load_section());
   if (a.dsmem.evaluated)  // modelled now: its finding says what it costs (path_findings.cpp)
     unmodelled.erase(std::remove_if(unmodelled.begin(), unmodelled.end(),
                                     [](const PathTraffic& t) { return t.path == AtomicPath::kDsmem; }),

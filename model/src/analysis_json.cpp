@@ -198,6 +198,18 @@ json to_json(const AtomicSite& s) {
           {"kernel_instructions", num(s.kernel_instructions)}};
 }
 
+json time_json(const KernelTimePrediction& t) {
+  return {{"atomic_ns", num(t.atomic_ns)},
+          {"issue_ns", num(t.issue_ns)},
+          {"memory_ns", num(t.memory_ns)},
+          {"load_latency_ns", num(t.load_latency_ns)},
+          {"load_latency_basis", t.load_latency_basis},
+          {"predicted_ns", num(t.predicted_ns)},
+          {"bound_by", t.bound_by},
+          {"other_floor", t.other_floor},
+          {"sm_active_balance", num(t.sm_active_balance)}};
+}
+
 json analysis_json(const KernelAnalysis& a) {
   const ModelInputs& in = a.inputs;
   json doc;
@@ -270,13 +282,7 @@ json analysis_json(const KernelAnalysis& a) {
                               {"atomic_bound_time_ns", num(seq.atomic_bound_time_ns)},
                               {"basis", seq.basis},
                               {"sets_class", seq.sets_class}};
-  doc["time"] = {{"atomic_ns", num(a.time.atomic_ns)},
-                 {"issue_ns", num(a.time.issue_ns)},
-                 {"memory_ns", num(a.time.memory_ns)},
-                 {"predicted_ns", num(a.time.predicted_ns)},
-                 {"bound_by", a.time.bound_by},
-                 {"other_floor", a.time.other_floor},
-                 {"sm_active_balance", num(a.time.sm_active_balance)}};
+  doc["time"] = time_json(a.time);
   json sites = json::array();
   for (const AtomicSite& s : a.sites) sites.push_back(to_json(s));
   doc["sites"] = sites;

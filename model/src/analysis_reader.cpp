@@ -304,9 +304,12 @@ KernelTimePrediction read_time(const Reader& r, const json& o, const std::string
   t.atomic_ns = r.opt(o, p, "atomic_ns");
   t.issue_ns = r.opt(o, p, "issue_ns");
   t.memory_ns = r.opt(o, p, "memory_ns");
+  t.load_latency_ns = r.opt(o, p, "load_latency_ns");  // documents before the load floor lack it
   t.predicted_ns = r.opt(o, p, "predicted_ns");
   t.bound_by = r.str(o, p, "bound_by");
   t.other_floor = r.str(o, p, "other_floor");
+  if (const json* b = o.contains("load_latency_basis") ? &o["load_latency_basis"] : nullptr; b && b->is_string())
+    t.load_latency_basis = b->get<std::string>();
   t.sm_active_balance = r.num(o, p, "sm_active_balance");
   return t;
 }

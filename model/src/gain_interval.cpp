@@ -16,10 +16,17 @@ namespace {
 struct KernelTime {
   double duration_ns = 0;
   std::optional<double> memory_floor_ns;
+  // The rest of the kernel as the load latency floor estimates it (load_latency.hpp).
+  std::optional<double> load_floor_ns;
+  std::string load_floor_basis;
 };
 
-KernelTime kernel_time(const KernelProfile& p) {
+KernelTime kernel_time(const KernelProfile& p, const LoadLatencyFloor& loads) {
   KernelTime t;
+  if (loads.evaluated && loads.floor_ns && *loads.floor_ns > 0) {
+    t.load_floor_ns = loads.floor_ns;
+    t.load_floor_basis = loads.basis;
+  }
   const auto duration = p.counter(metric::kDurationNs);
   if (duration && std::isfinite(*duration)) t.duration_ns = *duration;
   const auto bytes = p.counter(metric::kDramBytesRead);
@@ -50,8 +57,12 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
   const double least = std::max(no_overlap, w.least_change_time_ns.value_or(no_overlap));
   const double busy = std::clamp(u, 0.0, 1.0) * T;
   const double busy_after = std::max(0.0, busy - (T - least));
-  const double rest_share = !rest_unbounded.empty() ? 1.0 : rest_share_under_full_overlap(u, tolerance);
-  const double rest = std::max(t.memory_floor_ns.value_or(0.0), rest_share * T);
+  // Where the atomic counters leave the rest unbounded, the load latency floor bounds it instead;
+  // elsewhere it is a floor under the rest as the memory floor is.
+  const bool estimated = !rest_unbounded.empty() && t.load_floor_ns;
+  const double rest_share = !rest_unbounded.empty() && !estimated ? 1.0 : rest_share_under_full_overlap(u, tolerance);
+  const double rest =
+      std::min(T, std::max({t.memory_floor_ns.value_or(0.0), t.load_floor_ns.value_or(0.0), rest_share * T}));
   const double full_overlap = std::max({least, busy_after, rest});
   g.evaluated = true;
   g.high = T / no_overlap;
@@ -64,7 +75,12 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
       "high (no overlap): the {} busy time saved comes off the kernel time; low (full overlap): the "
       "rest of the kernel ran under the {} busy time (U {:.1f}%) and takes {:.0f}% of the kernel time",
       unit, unit, 100.0 * u, 100.0 * rest / T);
-  if (!rest_unbounded.empty()) g.basis += "; " + rest_unbounded + ": low is no gain";
+  if (estimated)
+    g.basis += "; " + rest_unbounded + ": the rest is taken at its load latency floor, " + t.load_floor_basis;
+  else if (!rest_unbounded.empty())
+    g.basis += "; " + rest_unbounded + ": low is no gain";
+  else if (t.load_floor_ns)
+    g.basis += fmt::format("; the rest no shorter than its load latency floor {:.4g} us", *t.load_floor_ns / 1e3);
   if (w.least_change_time_ns)
     g.basis += fmt::format("; low also takes the least change the counters allow ({:.4g} us without overlap)",
                            least / 1e3);
@@ -114,12 +130,12 @@ bool is_l2(FindingKind k) {
 
 GainInterval shared_unit_interval(const KernelAnalysis& a, const KernelProfile& profile, const WhatIf& w,
                                   const Rules& rules) {
-  return overlap_interval(w, kernel_time(profile), a.utilization.max, rules.overlap_saturation_tolerance,
+  return overlap_interval(w, kernel_time(profile, a.load_latency), a.utilization.max, rules.overlap_saturation_tolerance,
                           "shared atomic unit's");
 }
 
 void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, const Rules& rules) {
-  const KernelTime t = kernel_time(profile);
+  const KernelTime t = kernel_time(profile, a.load_latency);
   for (Finding& f : a.findings) {
     if (f.kind == FindingKind::kCasRetry) {
       // The global loop's what-if sets its own ends (cas_combine_what_if.cpp).

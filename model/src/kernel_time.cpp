@@ -26,22 +26,30 @@ std::string percent(double x) { return fmt::format("{:.0f}%", 100.0 * x); }
 // The largest non-atomic floor as a share of the kernel's time, in words with its numbers; a
 // kernel whose SMs were mostly idle while one worked says so first (its floors are the busy
 // SM's). Without a floor near the time, what the counters leave open.
-std::string other_floor_text(const KernelTimePrediction& t, const KernelProfile& p, std::optional<double> duration) {
+std::string other_floor_text(const KernelTimePrediction& t, const KernelAnalysis& a, const KernelProfile& p,
+                             std::optional<double> duration) {
   if (!duration) return "";
   const double T = *duration;
   if (t.sm_active_balance > 0 && t.sm_active_balance < kFewSmsBalance)
     return fmt::format("few SMs do the work: the mean SM was active {} of the busiest SM's cycles",
                        percent(t.sm_active_balance));
   const double issue = t.issue_ns.value_or(0) / T, memory = t.memory_ns.value_or(0) / T;
+  const double loads = t.load_latency_ns.value_or(0) / T;
+  if (loads >= kFloorExplainsShare && loads >= memory && loads >= issue)
+    return fmt::format("load latency: {:.3g} loads per resident warp, each waited for, at {:.0f} ns per round trip "
+                       "take {} of the kernel's time (DRAM bandwidth {}, instruction issue {})",
+                       a.load_latency.loads_per_warp, a.load_latency.round_trip_ns, percent(loads),
+                       percent(memory), percent(issue));
   if (memory >= kFloorExplainsShare && memory >= issue)
     return fmt::format("DRAM bandwidth: reading {:.3g} MB at the {:.0f} GB/s peak takes {} of the kernel's time",
                        *p.counter(metric::kDramBytesRead) / 1e6, p.device.dram_peak_bytes_per_s / 1e9, percent(memory));
   if (issue >= kFloorExplainsShare)
     return fmt::format("instruction issue: the busiest SM issued warp instructions in {} of its cycles (4 per cycle)",
                        percent(issue));
-  return fmt::format("no floor the counters give explains its time: DRAM {}, instruction issue {} of it (latency "
-                     "or other work)",
-                     t.memory_ns ? percent(memory) : std::string("unknown"), t.issue_ns ? percent(issue) : std::string("unknown"));
+  return fmt::format("no floor the counters give explains its time: DRAM {}, instruction issue {}, load latency {} "
+                     "of it (other latency or work)",
+                     t.memory_ns ? percent(memory) : std::string("unknown"), t.issue_ns ? percent(issue) : std::string("unknown"),
+                     t.load_latency_ns ? percent(loads) : std::string("unknown"));
 }
 
 }  // namespace
@@ -65,8 +73,12 @@ KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelPr
     t.issue_ns = std::min(1.0, *instructions / kWarpSchedulersPerSm / *active) * *duration;
   const auto bytes = finite_positive(p.counter(metric::kDramBytesRead));
   if (bytes && p.device.dram_peak_bytes_per_s > 0) t.memory_ns = *bytes / p.device.dram_peak_bytes_per_s * 1e9;
-  const std::pair<const std::optional<double>*, const char*> floors[] = {
-      {&t.atomic_ns, "atomic units"}, {&t.issue_ns, "instruction issue"}, {&t.memory_ns, "memory"}};
+  if (a.load_latency.evaluated) t.load_latency_ns = a.load_latency.floor_ns;
+  t.load_latency_basis = a.load_latency.evaluated ? a.load_latency.basis : a.load_latency.not_evaluated_reason;
+  const std::pair<const std::optional<double>*, const char*> floors[] = {{&t.atomic_ns, "atomic units"},
+                                                                          {&t.issue_ns, "instruction issue"},
+                                                                          {&t.memory_ns, "memory"},
+                                                                          {&t.load_latency_ns, "load latency"}};
   for (const auto& [floor, name] : floors)
     if (*floor && (!t.predicted_ns || **floor > *t.predicted_ns)) {
       t.predicted_ns = **floor;
@@ -74,7 +86,7 @@ KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelPr
     }
   const auto active_avg = finite_positive(p.counter(metric::kCyclesActiveAvg));
   if (active_avg && active) t.sm_active_balance = std::min(1.0, *active_avg / *active);
-  t.other_floor = other_floor_text(t, p, duration);
+  t.other_floor = other_floor_text(t, a, p, duration);
   return t;
 }
 

@@ -19,7 +19,7 @@ md = (work / "report.md").read_text()
 replay = "REPLAY of recorded H200 profiles (no GPU used)" in p.stdout
 if replay:
     assert "This report replays recorded data: no GPU was used to make it." in md
-    assert "0d297e0" in md and "NVIDIA H200" in md  # the recording build, as the manifest names it
+    assert "2c8568e" in md and "NVIDIA H200" in md  # the recording build, as the manifest names it
     # The recordings hold the L2 counters: the one-value global histogram binds on the L2 unit.
     assert "| naive_global-single |" in md and "binds: the L2 atomic unit (severe)" in md
     labels = [f"{v}-{i}" for i in ("single", "uniform")

@@ -50,7 +50,7 @@ TEST(RunDocument, RecordedRunsLoadWithTheirProvenance) {
     const RunDocument run = load_run_document(path);
     EXPECT_FALSE(run.profiles.empty()) << path;
     // The commit that recorded each file, as its README says (the build configured there).
-    EXPECT_EQ(run.info.atomq_commit, "e7a56d797ff9-dirty") << path;
+    EXPECT_EQ(run.info.atomq_commit, "5a968c974b11-dirty") << path;
     for (const auto& p : run.profiles) EXPECT_EQ(p.device.chip, "GH100");
     kernels += run.profiles.size();
   }

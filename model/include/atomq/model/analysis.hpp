@@ -10,6 +10,7 @@
 
 #include "atomq/model/atomic_sites.hpp"
 #include "atomq/model/dsmem_unit.hpp"
+#include "atomq/model/load_latency.hpp"
 #include "atomq/model/inputs.hpp"
 #include "atomq/model/kernel_profile.hpp"
 #include "atomq/model/l2_queue.hpp"
@@ -176,8 +177,11 @@ struct UnitsInSequence {
 // at the peak bandwidth.
 struct KernelTimePrediction {
   std::optional<double> atomic_ns, issue_ns, memory_ns;
+  std::optional<double> load_latency_ns;  // the load latency floor (load_latency.hpp)
+  std::string load_latency_basis;         // its figures, or why it was not evaluated
   std::optional<double> predicted_ns;
-  std::string bound_by;  // "atomic units", "instruction issue", "memory"; "" when no floor is known
+  // "atomic units", "instruction issue", "memory", "load latency"; "" when no floor is known
+  std::string bound_by;
   // The floor that binds a kernel the atomics do not, in one line with its numbers (DRAM
   // bandwidth, instruction issue, or few SMs doing the work), or what the counters leave open.
   std::string other_floor;
@@ -199,6 +203,7 @@ struct KernelAnalysis {
   UtilizationClass shared_unit_class = UtilizationClass::kInsufficientData;
   L2Queue l2;  // the L2 slices' queue (l2.evaluated false: its counters or table section absent)
   DsmemUnit dsmem;  // the DSMEM path (dsmem.evaluated false: no DSMEM atomics, or no table section)
+  LoadLatencyFloor load_latency;  // the global loads' round trips (load_latency.hpp)
   BindingUnit binding_unit = BindingUnit::kNone;
   UnitsInSequence units_in_sequence;
   KernelTimePrediction time;

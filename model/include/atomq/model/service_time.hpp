@@ -49,6 +49,9 @@ class ServiceTimeModel {
   const calibration::DsmemSection* dsmem_section() const {
     return table_.dsmem.empty() ? nullptr : &table_.dsmem;
   }
+  const calibration::LoadSection* load_section() const {
+    return table_.loads.empty() ? nullptr : &table_.loads;
+  }
   const calibration::L2Section* l2_section() const {
     return table_.l2.cells.empty() ? nullptr : &table_.l2;
   }
