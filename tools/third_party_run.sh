@@ -3,6 +3,7 @@
 # PyTorch operators (validation/third_party/torch_ops.py: each with another call computing the
 # same result) and CUB's DeviceHistogram (BUILD/bin/cub_histogram), on a GPU machine.
 #   tools/third_party_run.sh BUILD OUT
+# THIRD_PARTY_CASES="NAME ... [cub]" runs only those cases (cub: the CUB inputs).
 # Writes OUT/CASE-ROLE.json (atomq analyze, the role's kernels only), OUT/CASE.timings.json
 # (both roles, CUDA events, median of 11 runs), OUT/cub-INPUT.json and .timings.json, and logs.
 set -u
@@ -24,7 +25,9 @@ bincount_large_hot kernelHistogram1D indexing_backward
 sort_equal_keys RadixSort RadixSort
 compiled_scatter_add_hot triton_ kernelHistogram1D"
 status=0
+only=" ${THIRD_PARTY_CASES:-} "
 while read -r name base_re fix_re; do
+  [ "$only" != "  " ] && [[ "$only" != *" $name "* ]] && continue
   python3 "$ops" "$name" baseline --timings "$out/$name.timings.json" > "$out/$name.timings.log" 2>&1 || status=1
   for role in baseline fix; do
     re=$base_re; [ "$role" = fix ] && re=$fix_re
@@ -33,6 +36,7 @@ while read -r name base_re fix_re; do
       > "$out/$name-$role.log" 2>&1 || status=1
   done
 done <<< "$cases"
+[ "$only" != "  " ] && [[ "$only" != *" cub "* ]] && exit $status
 for input in uniform single skewed; do
   "$build/bin/cub_histogram" "$input" > "$out/cub-$input.timings.json" 2> "$out/cub-$input.timings.log" || status=1
   "$atomq" analyze -k regex:DeviceHistogramSweep -o "$out/cub-$input.json" -- "$build/bin/cub_histogram" "$input" \
