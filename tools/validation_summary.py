@@ -131,6 +131,10 @@ def case_rows(timings, run, analyses=None):
                 row["interval"] = [iv["low"], iv["high"]]
             if "fix_gain" in row:  # a fix the model has no what-if for counts as a miss
                 row["fix_inside"] = bool(best) and best[1]["low"] <= row["fix_gain"] <= best[1]["high"]
+            # The analysis' recommended what-if (every report output shows it): its two ends.
+            rec = analysis.get("recommended_what_if")
+            if v["role"] == "baseline" and rec and rec.get("gain_low") and rec.get("gain_high"):
+                row["recommended"] = [rec["gain_low"], rec["gain_high"]]
             t_pred = predicted_bound_time_ns(analysis)
             t_meas = (analysis.get("inputs") or {}).get("duration_ns") or profile["counters"].get("gpu__time_duration.sum")
             if t_pred and t_meas:
@@ -186,12 +190,20 @@ def summary_lines(rows):
     always = sum(r["ground_truth_bound"] for r in judged)
     floor_judged = [r for r in judged if "largest_floor_bound" in r]
     floor = sum(r["ground_truth_bound"] == r["largest_floor_bound"] for r in floor_judged)
+    recommended = [r["recommended"] for r in rows if "recommended" in r]
+    ratios = [high / low for low, high in recommended]
+    at_one = sum(low <= 1.0005 for low, _ in recommended)
+    out["recommended_high_low_median"] = statistics.median(ratios) if ratios else None
+    out["recommended_low_at_one"] = [at_one, len(recommended)]
     out["always_bound_agrees"] = [always, len(judged)]
     out["largest_floor_agrees"] = [floor, len(floor_judged)]
     text = [f"- class agrees with the ablation ground truth: {agree} of {len(judged)} (trivial classifiers: "
             f"\"always atomic-bound\" {always} of {len(judged)}, \"bound where the atomic floor is the largest of "
             f"the model's floors\" {floor} of {len(floor_judged)})",
             f"- fix's measured gain inside its predicted interval: {inside} of {len(fixes)}",
+            "- the baselines' recommended what-ifs: median high/low " +
+            ("-" if not ratios else f"{out['recommended_high_low_median']:.2f} over {len(ratios)}, low end 1.00x in "
+             f"{at_one} of {len(ratios)}"),
             "- atomic-bound kernels (model and truth), median |predicted - measured| / measured time: " +
             ("-" if not errors else f"{100 * out['bound_time_error_median']:.1f}% over {len(errors)} kernels"),
             "- the same without the kernels whose L2 slice is at the occupancy cap (predicted = measured by "
