@@ -61,6 +61,13 @@ const std::vector<Column>& columns() {
        [](const Row& r) { return r.slowest.analysis.l2.evaluated ? json(r.slowest.analysis.l2.utilization) : json(nullptr); }},
       {"dsmem_u", "the SM's DSMEM request path utilization (empty: no DSMEM traffic, or a table without its section)",
        [](const Row& r) { return r.slowest.analysis.dsmem.evaluated ? json(r.slowest.analysis.dsmem.utilization) : json(nullptr); }},
+      {"bound_by", "the largest floor of the predicted time: atomic units, instruction issue, memory or load latency",
+       [](const Row& r) { return json(r.slowest.analysis.time.bound_by); }},
+      {"load_latency_floor_us", "the load latency floor, µs (empty: no global loads, or not evaluated)",
+       [](const Row& r) {
+         const auto& t = r.slowest.analysis.time.load_latency_ns;
+         return number_or_null(t ? std::optional(*t / 1e3) : std::nullopt);
+       }},
       {"queue_length", "n̂: warps in flight at the shared atomic unit",
        [](const Row& r) { return queue_value(r, r.slowest.analysis.queue_length); }},
       {"active_lanes", "e: active lanes per atomic instruction",

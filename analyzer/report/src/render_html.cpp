@@ -187,6 +187,7 @@ json chart_data(const Report& report) {
                        {"u_mean", a.utilization.mean}, {"u_max", a.utilization.max}, {"n", a.queue_length},
                        {"l2_u", a.l2.evaluated ? json(a.l2.utilization) : json(nullptr)},
                        {"dsmem_u", a.dsmem.evaluated ? json(a.dsmem.utilization) : json(nullptr)},
+                       {"load_latency_floor_us", a.time.load_latency_ns ? json(*a.time.load_latency_ns / 1e3) : json(nullptr)},
                        {"queue", a.evaluated && a.inputs.instructions > 0},
                        {"binding_unit", enum_name(a.binding_unit)},
                        {"s", a.utilization.service.cycles}});
