@@ -49,7 +49,8 @@ bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& p, const
 }
 
 std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfile& p, const Rules& r,
-                                      const TimeSplit& t, double removable_share, std::vector<std::string>& details) {
+                                      const TimeSplit& t, const RemovableCas& removable,
+                                      std::vector<std::string>& details) {
   const L2Inputs& in = a.l2.inputs;
   if (in.cas_requests <= 0 || in.cas_share < r.cas_heavy_min_c) return std::nullopt;
   if (looks_like_spin_lock(a, p, r)) {
@@ -58,6 +59,7 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
     return std::nullopt;
   }
   const double cycles = bound_cycles_per_request(a, t);
+  const double removable_share = removable.most;
   const double hot_cas = in.requests_hottest_slice * in.cas_share * removable_share;
   // Most removed: every CAS (the counters do not count the successful ones). Least removed: all
   // but one per useful update (at most one CAS per update can succeed); without updates, none.
@@ -78,10 +80,10 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
                   p.useful_updates ? fmt::format("one CAS per useful update ({:.3g}) is kept", *p.useful_updates)
                                    : std::string("no useful-update count, so none is known to fail"),
                   cycles));
-  w.least_change_time_ns = time_with(t, in.requests_hottest_slice - hot_cas * least_removed, cycles);
-  if (removable_share < 1.0)
-    w.basis += fmt::format("; by the retry law {:.0f}% of the updates change the word, and a probe cannot skip "
-                           "their CASes", 100.0 * (1.0 - removable_share));
+  w.least_change_time_ns =
+      time_with(t, in.requests_hottest_slice - in.requests_hottest_slice * in.cas_share * removable.least * least_removed,
+                cycles);
+  if (!removable.basis.empty()) w.basis += "; " + removable.basis;
   return w;
 }
 

@@ -247,8 +247,18 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
   // leaves CAS loops that still retry, which the retry law prices (the CAS retry finding's
   // combine_before_cas); the law also says how many of its CASes a probe could skip.
   const std::optional<CasRetryTotals> loop = retrying_global_cas(a, r);
-  const double removable =
-      loop ? 1.0 - changing_update_share(a, p, *loop, m.cas_retry_law()).value_or(0.0) : 1.0;
+  RemovableCas removable;
+  if (loop) {
+    if (const std::optional<double> changing = changing_update_share(a, p, *loop, m.cas_retry_law())) {
+      removable.most = removable.least = 1.0 - *changing;
+      removable.basis = fmt::format("by the retry law {:.0f}% of the updates change the word, and a probe cannot "
+                                    "skip their CASes", 100.0 * *changing);
+    } else {
+      removable.least = 0.0;
+      removable.basis = "a CAS retry loop over several words: how many of its updates change a word (a probe "
+                        "cannot skip those) the retry law does not say there, so the least change keeps every CAS";
+    }
+  }
   if (loop)
     details.push_back("a global CAS retry loop: merging its updates is priced by the retry law (the CAS retry "
                       "finding), not here");

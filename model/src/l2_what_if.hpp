@@ -31,10 +31,17 @@ bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& profile,
 
 // l2_cas_what_if.cpp: probe with a load before the CAS; replace a spin lock by native atomics;
 // aggregate the lanes of a warp that hit the hot slice's words.
-// removable_share: the share of the CASes a probe can skip (1 unless the retry law says how many
-// of a global CAS loop's updates change the word: a probe cannot skip those).
+// The share of the CASes a probe can skip: all of a probe's; of a global CAS loop's, those of the
+// updates that leave the word as it is (the retry law says how many on one word; on several it
+// cannot, so the share spans none to all).
+struct RemovableCas {
+  double most = 1.0;   // the what-if (high end)
+  double least = 1.0;  // the least change (low end)
+  std::string basis;   // empty for a probe
+};
 std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r,
-                                      const TimeSplit& t, double removable_share, std::vector<std::string>& details);
+                                      const TimeSplit& t, const RemovableCas& removable,
+                                      std::vector<std::string>& details);
 std::optional<WhatIf> lock_free(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r,
                                 const TimeSplit& t);
 std::optional<WhatIf> aggregate_hot_lanes(const KernelAnalysis& a, const KernelProfile& profile,

@@ -55,7 +55,10 @@ std::optional<WhatIfRef> recommend_what_if(const KernelAnalysis& a) {
   for (std::size_t i = 0; i < a.findings.size(); ++i)
     for (std::size_t j = 0; j < a.findings[i].what_ifs.size(); ++j) {
       const WhatIf& w = a.findings[i].what_ifs[j];
-      if ((!w.interval.evaluated || w.interval.low >= 1.0) && (!best_w || w.speedup > best_w->speedup)) {
+      // Ranked by the gain the counters guarantee (the low end), then by the high end.
+      const bool better = !best_w || w.gain_low() > best_w->gain_low() ||
+                          (w.gain_low() == best_w->gain_low() && w.gain_high() > best_w->gain_high());
+      if ((!w.interval.evaluated || w.interval.low >= 1.0) && better) {
         best = WhatIfRef{i, j};
         best_w = &w;
       }

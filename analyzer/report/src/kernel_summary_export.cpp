@@ -78,7 +78,7 @@ const std::vector<Column>& columns() {
        [](const Row& r) { return queue_value(r, r.slowest.analysis.inputs.wavefronts_per_instruction); }},
       {"service_cycles", "S: calibrated service time per warp instruction, cycles",
        [](const Row& r) { return queue_value(r, r.slowest.analysis.utilization.service.cycles); }},
-      {"best_what_if", "the recommended change: the largest predicted gain among the what-ifs that cannot lose",
+      {"best_what_if", "the recommended change: among the what-ifs that cannot lose, the largest sure gain (the low end), then the largest high end",
        [](const Row& r) { return r.slowest.best_what_if ? json(r.slowest.best_what_if->change) : json(nullptr); }},
       {"best_what_if_id", "its stable id (the analysis JSON's what-if id)",
        [](const Row& r) { return r.slowest.best_what_if ? json(enum_name(r.slowest.best_what_if->id)) : json(nullptr); }},

@@ -362,7 +362,14 @@ TEST_F(Analysis, RecommendationSkipsAWhatIfThatCanLose) {
   const auto ref = recommend_what_if(a);
   ASSERT_TRUE(ref);
   EXPECT_EQ(a.findings[ref->finding].what_ifs[ref->what_if].id, WhatIfId::kNoConflicts);
-  a.findings.front().what_ifs.back().interval.low = 1.0;  // cannot lose: now the largest gain
+  // Cannot lose, but guarantees less than no_conflicts: the ranking reads the low end first.
+  const double guaranteed = a.findings[ref->finding].what_ifs[ref->what_if].gain_low();
+  ASSERT_GT(guaranteed, 1.0);
+  a.findings.front().what_ifs.back().interval.low = 1.0;
+  const auto still = recommend_what_if(a);
+  ASSERT_TRUE(still);
+  EXPECT_EQ(a.findings[still->finding].what_ifs[still->what_if].id, WhatIfId::kNoConflicts);
+  a.findings.front().what_ifs.back().interval.low = guaranteed * 1.5;  // now the largest sure gain
   const auto now = recommend_what_if(a);
   ASSERT_TRUE(now);
   EXPECT_EQ(now->finding, 0u);

@@ -211,8 +211,9 @@ struct KernelAnalysis {
   std::vector<AtomicSite> sites;
   SitesBasis sites_basis;  // measured on this launch, or derived from its counters (launch_sites.hpp)
   std::vector<Finding> findings;
-  // The what-if the analysis recommends (recommend_what_if): the largest gain among those that
-  // cannot lose; every output names this one with its gain_low() to gain_high().
+  // The what-if the analysis recommends (recommend_what_if): among those that cannot lose, the
+  // largest gain the counters guarantee (gain_low), then the largest gain_high; every output
+  // names this one with its gain_low() to gain_high().
   std::optional<WhatIfRef> recommended;
   std::vector<std::string> notes;
 
