@@ -19,6 +19,8 @@ for t in tables:
     assert p.returncode == 0, p.stderr
     p = run("table", "show", str(t))
     assert p.returncode == 0 and "cycles per warp-level" in p.stdout, p.stdout + p.stderr
+    if "loads" in json.loads(t.read_text()):  # the load round-trip section, one row per residency and size
+        assert "global load round trip" in p.stdout and "dram 32 sectors:" in p.stdout, p.stdout
     out = work / (t.stem + ".csv")
     p = run("table", "csv", str(t), "-o", str(out))
     assert p.returncode == 0, p.stderr
@@ -47,6 +49,15 @@ wrong = work / "wrong_version.json"
 wrong.write_text(json.dumps({"format": "atomq.service_table", "version": 7}))
 p = run("table", "validate", str(wrong))
 assert p.returncode == 1 and "'version'" in p.stderr, p.stderr
+
+# A load section with a cell whose median lies outside its own min and max: the field is named.
+bad_loads = json.loads(tables[0].read_text())
+if "loads" in bad_loads:
+    bad_loads["loads"]["cells"][3]["round_trip_ns"] = 1e9
+    bad = work / "bad_loads.json"
+    bad.write_text(json.dumps(bad_loads))
+    p = run("table", "validate", str(bad))
+    assert p.returncode == 1 and "loads.cells[3].round_trip_ns" in p.stderr, p.stderr
 print("table tools OK on", len(tables), "bundled table(s) and 3 broken files")
 
 # Usage: a device that never ends is refused (not read forever), and output that cannot be
