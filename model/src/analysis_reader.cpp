@@ -308,8 +308,8 @@ KernelTimePrediction read_time(const Reader& r, const json& o, const std::string
   t.predicted_ns = r.opt(o, p, "predicted_ns");
   t.bound_by = r.str(o, p, "bound_by");
   t.other_floor = r.str(o, p, "other_floor");
-  if (const json* b = o.contains("load_latency_basis") ? &o["load_latency_basis"] : nullptr; b && b->is_string())
-    t.load_latency_basis = b->get<std::string>();
+  if (r.fields().optional_member(o, p, "load_latency_basis"))  // documents before the load floor lack it
+    t.load_latency_basis = r.str(o, p, "load_latency_basis");
   t.sm_active_balance = r.num(o, p, "sm_active_balance");
   return t;
 }

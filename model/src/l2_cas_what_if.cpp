@@ -59,19 +59,18 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
     return std::nullopt;
   }
   const double cycles = bound_cycles_per_request(a, t);
-  const double removable_share = removable.most;
-  const double hot_cas = in.requests_hottest_slice * in.cas_share * removable_share;
+  const double hot_cas = in.requests_hottest_slice * in.cas_share * removable.most;
   // Most removed: every CAS (the counters do not count the successful ones). Least removed: all
   // but one per useful update (at most one CAS per update can succeed); without updates, none.
   const double least_removed =
       std::min(1.0, p.useful_updates ? std::max(0.0, 1.0 - *p.useful_updates / in.cas_requests) : 0.0);
-  const double kept_cas = in.cas_requests * (1.0 - least_removed);
+  const double kept_cas = in.cas_requests * (1.0 - removable.least * least_removed);
   WhatIf w = predicted(
       t, WhatIfId::kLoadBeforeCas,
       fmt::format("load before CAS: probe with plain loads, CAS only where the compare can succeed: CAS "
                      "requests from {:.3g} to between {:.3g} and {:.3g}", in.cas_requests,
-                     in.cas_requests * (1.0 - removable_share), kept_cas),
-      in.requests - in.cas_requests * removable_share, in.requests_hottest_slice - hot_cas, cycles, 0,
+                     in.cas_requests * (1.0 - removable.most), kept_cas),
+      in.requests - in.cas_requests * removable.most, in.requests_hottest_slice - hot_cas, cycles, 0,
       fmt::format("high: every CAS at the hottest slice ({:.3g} of {:.3g} requests) can fail; low: {} "
                   "(the failed share is not counted); the loads that replace the failed CASes leave the "
                   "atomic unit but keep their L2 round trip, so a kernel bound by its probe chain's "
@@ -81,8 +80,7 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
                                    : std::string("no useful-update count, so none is known to fail"),
                   cycles));
   w.least_change_time_ns =
-      time_with(t, in.requests_hottest_slice - in.requests_hottest_slice * in.cas_share * removable.least * least_removed,
-                cycles);
+      time_with(t, in.requests_hottest_slice * (1.0 - in.cas_share * removable.least * least_removed), cycles);
   if (!removable.basis.empty()) w.basis += "; " + removable.basis;
   return w;
 }
