@@ -8,6 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "atomq/common/statistics.hpp"
 #include "atomq/microbench/cas_retry.hpp"
 
 namespace atomq::calibration {
@@ -15,12 +16,6 @@ namespace atomq::calibration {
 namespace {
 
 constexpr int kMaxUpdatesPerLane = 1 << 14;
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // Updates per lane for about target_ms, scaled from one trial of one update per lane.
 int updates_for(microbench::CasRetryBench& bench, microbench::CasRetryConfig c, double target_ms) {
@@ -45,8 +40,8 @@ CasRetryPoint measure(microbench::CasRetryBench& bench, const microbench::CasRet
   p.active_lanes = c.active_lanes;
   p.addresses = c.addresses;
   p.updates_per_lane = c.updates;
-  p.duration_ns = median_of(times);
-  p.attempts = median_of(attempts);
+  p.duration_ns = median(times);
+  p.attempts = median(attempts);
   p.updates = static_cast<double>(c.warps) * c.active_lanes * c.updates;
   return p;
 }

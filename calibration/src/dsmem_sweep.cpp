@@ -10,6 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "atomq/common/statistics.hpp"
 #include "atomq/microbench/atomic_paths.hpp"
 
 namespace atomq::calibration {
@@ -27,12 +28,6 @@ struct CellSpec {
 };
 constexpr CellSpec kCells[] = {{DsmemOp::kAtomicAdd, 256}, {DsmemOp::kAtomicAdd, 1},
                                {DsmemOp::kRedAsync, 256},  {DsmemOp::kRedAsync, 1}};
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 microbench::AtomicPathConfig config_of(const CellSpec& s, int blocks) {
   microbench::AtomicPathConfig c;
@@ -70,13 +65,14 @@ DsmemCell summarize(const CellSpec& s, const microbench::AtomicPathConfig& c, in
   cell.bins = s.bins;
   cell.cluster_size = c.cluster_size;
   cell.warps_per_sm = warps_per_sm;
-  cell.requests = median_of(requests);
-  cell.cycles_per_request = median_of(cycles);
-  cell.cycles_min = *std::min_element(cycles.begin(), cycles.end());
-  cell.cycles_max = *std::max_element(cycles.begin(), cycles.end());
+  cell.requests = median(requests);
+  const SampleSummary per_request = atomq::summarize(cycles);
+  cell.cycles_per_request = per_request.median;
+  cell.cycles_min = per_request.min;
+  cell.cycles_max = per_request.max;
   cell.repeat_spread = (cell.cycles_max - cell.cycles_min) / cell.cycles_per_request;
-  cell.busy_fraction = median_of(busy);
-  cell.duration_ns = median_of(duration);
+  cell.busy_fraction = median(busy);
+  cell.duration_ns = median(duration);
   return cell;
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "atomq/common/statistics.hpp"
 #include "atomq/microbench/load_chain.hpp"
 
 namespace atomq::calibration {
@@ -17,12 +18,6 @@ constexpr int kWarpsPerSm[] = {1, 2, 4, 8, 16, 32, 48, 64};
 constexpr int kSectorsPerRequest[] = {4, 8, 16, 32};
 constexpr int kTrialSteps = 64;
 constexpr int kMaxSteps = 1 << 16;
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 microbench::LoadResidency bench_residency(LoadResidency r) {
   return r == LoadResidency::kL2 ? microbench::LoadResidency::kL2 : microbench::LoadResidency::kDram;
@@ -35,7 +30,7 @@ LoadCell measure(microbench::LoadChainBench& bench, LoadResidency residency, int
   c.warps_per_sm = warps;
   c.sectors_per_request = sectors;
   c.steps = kTrialSteps;
-  const double trial = median_of(bench.time_ms(c, 1));
+  const double trial = median(bench.time_ms(c, 1));
   c.steps = static_cast<int>(std::clamp(std::floor(kTrialSteps * target_ms / std::max(trial, 1e-3)),
                                         static_cast<double>(kTrialSteps), static_cast<double>(kMaxSteps)));
   std::vector<double> round_trips;
@@ -45,9 +40,10 @@ LoadCell measure(microbench::LoadChainBench& bench, LoadResidency residency, int
   cell.sectors_per_request = sectors;
   cell.warps_per_sm = warps;
   cell.steps = c.steps;
-  cell.round_trip_ns = median_of(round_trips);
-  cell.round_trip_min_ns = *std::min_element(round_trips.begin(), round_trips.end());
-  cell.round_trip_max_ns = *std::max_element(round_trips.begin(), round_trips.end());
+  const SampleSummary r = summarize(round_trips);
+  cell.round_trip_ns = r.median;
+  cell.round_trip_min_ns = r.min;
+  cell.round_trip_max_ns = r.max;
   cell.repeat_spread = (cell.round_trip_max_ns - cell.round_trip_min_ns) / cell.round_trip_ns;
   return cell;
 }
