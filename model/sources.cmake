@@ -28,6 +28,7 @@ set(atomq_model_sources
   src/cas_retry.cpp
   src/cas_retry_law.cpp
   src/cas_combine_what_if.cpp
+  src/cas_probe_what_if.cpp
   src/derived_sites.cpp
   src/dsmem_unit.cpp
   src/load_latency.cpp

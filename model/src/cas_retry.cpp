@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "findings.hpp"
+#include "l2_what_if.hpp"
 
 namespace atomq::model::detail {
 
@@ -163,6 +164,16 @@ void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const
       std::max(0.0, t->attempts_per_update - 1.0), t->attempts_per_update));
   if (std::optional<WhatIf> w = combine_before_cas(a, profile, *t, m.cas_retry_law(), f.details))
     f.what_ifs.push_back(*w);
+  // Probes over several words whose chain no L2 finding priced (the slices do not bind it): the
+  // chain's change when its CASes become loads (cas_probe_what_if.cpp).
+  const bool priced = std::any_of(a.findings.begin(), a.findings.end(), [](const Finding& g) {
+    return std::any_of(g.what_ifs.begin(), g.what_ifs.end(),
+                       [](const WhatIf& w) { return w.id == WhatIfId::kLoadBeforeCas; });
+  });
+  const std::optional<double> duration = a.l2.inputs.duration_ns;
+  if (a.l2.basis != L2ServiceBasis::kHotAddress && !priced && duration && *duration > 0)
+    if (const std::optional<ProbeChainChange> chain = probe_chain_with_loads(a, profile, m.load_section()))
+      f.what_ifs.push_back(load_before_cas_on_chain(a, *chain, *duration));
   f.recommendation =
       "Give each update one native atomic where the op has one (atomicAdd for an add, atomicMax/atomicMin on the "
       "integer bit pattern for a float max/min of one sign); otherwise combine the lanes of one address in the "

@@ -50,6 +50,7 @@ bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& p, const
 
 std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfile& p, const Rules& r,
                                       const TimeSplit& t, const RemovableCas& removable,
+                                      const std::optional<ProbeChainChange>& chain,
                                       std::vector<std::string>& details) {
   const L2Inputs& in = a.l2.inputs;
   if (in.cas_requests <= 0 || in.cas_share < r.cas_heavy_min_c) return std::nullopt;
@@ -82,6 +83,17 @@ std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfi
   w.least_change_time_ns =
       time_with(t, in.requests_hottest_slice * (1.0 - in.cas_share * removable.least * least_removed), cycles);
   if (!removable.basis.empty()) w.basis += "; " + removable.basis;
+  if (chain) {
+    // The probe chain bounds the time too (the slower of the slice and the chain at each end),
+    // its wait in series with the non-atomic work.
+    const double chain_fast = chain->time_ns(t.time_ns, t.other_ns, true);
+    if (chain_fast > *w.predicted_time_ns) {
+      w.predicted_time_ns = chain_fast;
+      w.speedup = t.time_ns / chain_fast;
+    }
+    w.least_change_time_ns = std::max(*w.least_change_time_ns, chain->time_ns(t.time_ns, t.other_ns, false));
+    w.basis += "; and the probe chain: " + chain->basis;
+  }
   return w;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "atomq/calibration/load_section.hpp"
 #include "atomq/model/analysis.hpp"
 
 namespace atomq::model::detail {
@@ -39,8 +40,33 @@ struct RemovableCas {
   double least = 1.0;  // the least change (low end)
   std::string basis;   // empty for a probe
 };
+// cas_probe_what_if.cpp: a CAS probe chain's round trips when its CASes become loads, as the
+// kernel time's fraction at each end (the warps' wait on the chain scales, the rest stays).
+struct ProbeChainChange {
+  double round_trip_share = 0;    // the chain's share of the SMs' time (L2LatencyEvaluation's U)
+  double cas_share = 0;           // CAS requests / returning (ATOM) requests
+  double cas_round_trip_ns = 0, load_round_trip_ns = 0;
+  double claims_per_step = 0;     // most CASes left per probe step
+  double step_high = 1;           // a step's wait after / before: the load's round trip, no CAS
+  double step_low = 1;            // the load at the CAS's round trip, then the most claims
+  std::string basis;
+  // The kernel time after the change: `rest_ns` (what the chain does not wait on) plus the
+  // chain's wait (its share of `time_ns`) with each CAS step changed.
+  double time_ns(double time_ns, double rest_ns, bool high) const {
+    const double step = high ? step_high : step_low;
+    return rest_ns + time_ns * round_trip_share * ((1.0 - cas_share) + cas_share * step);
+  }
+};
+std::optional<ProbeChainChange> probe_chain_with_loads(const KernelAnalysis& a, const KernelProfile& profile,
+                                                       const calibration::LoadSection* loads);
+// The chain's change as a what-if with its own interval (kernels bound by the round trips, or by
+// nothing the L2 queue names).
+WhatIf load_before_cas_on_chain(const KernelAnalysis& a, const ProbeChainChange& chain, double time_ns);
+
+// The slice's what-if; with a chain, its ends are no faster than the chain's (both bound the time).
 std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r,
                                       const TimeSplit& t, const RemovableCas& removable,
+                                      const std::optional<ProbeChainChange>& chain,
                                       std::vector<std::string>& details);
 std::optional<WhatIf> lock_free(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r,
                                 const TimeSplit& t);

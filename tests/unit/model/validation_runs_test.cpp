@@ -289,6 +289,39 @@ TEST(ValidationRuns, HashProbesAtHighLoadAreBoundByTheirRoundTrips) {
   }
 }
 
+// docs/model.md, "Probing with loads": the round-trip finding of a probe chain prices its CASes as
+// loads. High end: each CAS step's wait becomes the table's L2 load round trip at the probe's lines
+// per request and load; low end: the load waits as long as the CAS did, and at most one claim per
+// useful update follows it, which can make the kernel slower than it was.
+TEST(ValidationRuns, ProbeChainWithLoadsTakesTheLoadRoundTripFromTheTable) {
+  const ServiceTimeModel model = bundled_model();
+  const KernelProfile p = case_profile("hash_build_load90_uniform", "cas_probe");
+  const KernelAnalysis a = analyze(p, model);
+  const Finding* rt = a.find(FindingKind::kL2RoundTrip);
+  ASSERT_NE(rt, nullptr);
+  ASSERT_EQ(rt->what_ifs.size(), 1u);
+  const WhatIf& w = rt->what_ifs.front();
+  EXPECT_EQ(w.id, WhatIfId::kLoadBeforeCas);
+  ASSERT_TRUE(w.interval.evaluated);
+  const L2LatencyEvaluation& l = a.l2.latency;
+  const double lines = l.requests_per_instruction;
+  const std::optional<double> load_ns = model.load_section()->round_trip_ns(
+      calibration::LoadResidency::kL2, lines, l.resident_warps_per_sm * lines);
+  ASSERT_TRUE(load_ns);
+  EXPECT_LT(*load_ns, l.round_trip_ns);  // an L2 load returns sooner than the contended CAS
+  const double u = std::min(1.0, l.utilization);
+  const double cas = a.l2.inputs.cas_requests / *p.counter(metric::kL2AtomRequests);
+  const double claims = *p.useful_updates / a.l2.inputs.cas_requests;
+  const double high = 1.0 / (1.0 - u + u * ((1.0 - cas) + cas * *load_ns / l.round_trip_ns));
+  const double low = 1.0 / (1.0 - u + u * ((1.0 - cas) + cas * (1.0 + claims)));
+  EXPECT_NEAR(w.interval.high, high, 1e-9 * high);
+  EXPECT_NEAR(w.interval.low, low, 1e-9 * low);
+  EXPECT_LT(w.interval.low, 1.0);
+  EXPECT_GT(w.interval.high, 1.5);
+  // Not a sure gain: never the recommendation.
+  EXPECT_TRUE(!a.recommended_what_if() || a.recommended_what_if()->id != WhatIfId::kLoadBeforeCas);
+}
+
 }  // namespace
 }  // namespace atomq::model
 
