@@ -56,9 +56,11 @@ WhatIf load_before_cas_on_chain(const KernelAnalysis& a, const ProbeChainChange&
                          "{:.3g} CAS requests become loads and at most {:.3g} CASes",
                          a.l2.inputs.cas_requests, a.l2.inputs.cas_requests * c.claims_per_step);
   w.instructions = a.l2.inputs.cas_requests * c.claims_per_step;
+  w.service_cycles = a.l2.service_cycles;  // the CASes left are served at the slice's S
   // The chain binds: what it does not wait on stays as it is.
   const double rest = time_ns * (1.0 - c.round_trip_share);
   const double fast = c.time_ns(time_ns, rest, true), slow = c.time_ns(time_ns, rest, false);
+  w.predicted_utilization = fast > 0 ? (fast - rest) / fast : 0.0;  // the chain's share of the time left
   w.predicted_time_ns = fast;
   w.least_change_time_ns = slow;
   w.speedup = time_ns / fast;

@@ -318,6 +318,7 @@ TEST(ValidationRuns, ProbeChainWithLoadsTakesTheLoadRoundTripFromTheTable) {
   EXPECT_NEAR(w.interval.low, low, 1e-9 * low);
   EXPECT_LT(w.interval.low, 1.0);
   EXPECT_GT(w.interval.high, 1.5);
+  EXPECT_GT(w.service_cycles, 0.0);  // every output prints S: the slice's, at which the CASes left are served
   // Not a sure gain: never the recommendation.
   EXPECT_TRUE(!a.recommended_what_if() || a.recommended_what_if()->id != WhatIfId::kLoadBeforeCas);
 }
