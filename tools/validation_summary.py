@@ -190,6 +190,12 @@ def summary_lines(rows):
     always = sum(r["ground_truth_bound"] for r in judged)
     floor_judged = [r for r in judged if "largest_floor_bound" in r]
     floor = sum(r["ground_truth_bound"] == r["largest_floor_bound"] for r in floor_judged)
+    # The fix's predicted time: the baseline's time over the interval's geometric middle; a fix
+    # the model has no what-if for counts as missed by any margin.
+    fix_errors = [abs(r["fix_gain"] / (r["interval"][0] * r["interval"][1]) ** 0.5 - 1.0) if "interval" in r
+                  else float("inf") for r in fixes]
+    out["fix_time_error_median"] = statistics.median(fix_errors) if fix_errors else None
+    out["fix_time_error_count"] = len(fix_errors)
     recommended = [r["recommended"] for r in rows if "recommended" in r]
     ratios = [high / low for low, high in recommended]
     at_one = sum(low <= 1.0005 for low, _ in recommended)
@@ -201,6 +207,10 @@ def summary_lines(rows):
             f"\"always atomic-bound\" {always} of {len(judged)}, \"bound where the atomic floor is the largest of "
             f"the model's floors\" {floor} of {len(floor_judged)})",
             f"- fix's measured gain inside its predicted interval: {inside} of {len(fixes)}",
+            "- fix time, median |predicted - measured| / measured (predicted: the baseline's time over the "
+            "interval's geometric middle; a fix without a what-if counts as a miss): " +
+            ("-" if not fix_errors else f"{100 * out['fix_time_error_median']:.1f}% over {len(fix_errors)} fixes "
+             f"({sum(e == float('inf') for e in fix_errors)} without a what-if)"),
             "- the baselines' recommended what-ifs: median high/low " +
             ("-" if not ratios else f"{out['recommended_high_low_median']:.2f} over {len(ratios)}, low end 1.00x in "
              f"{at_one} of {len(ratios)}"),
