@@ -37,6 +37,28 @@ double latency_bound_round_trip(const std::vector<CasRetryPoint>& points, double
   return median(t);
 }
 
+// Per word count, the log-log slope of attempts per update against lanes per word between its
+// fewest and most lanes; the smallest over the word counts with two or more lane counts.
+double flattest_several_words_slope(const std::vector<CasRetryResidual>& points) {
+  std::map<int, std::pair<const CasRetryResidual*, const CasRetryResidual*>> ends;
+  for (const CasRetryResidual& p : points) {
+    auto& [lo, hi] = ends[p.addresses];
+    if (!lo || p.lanes_per_word < lo->lanes_per_word) lo = &p;
+    if (!hi || p.lanes_per_word > hi->lanes_per_word) hi = &p;
+  }
+  double flattest = 0;
+  bool any = false;
+  for (const auto& [words, e] : ends) {
+    const auto [lo, hi] = e;
+    if (!(hi->lanes_per_word > lo->lanes_per_word) || !(lo->attempts_per_update > 0)) continue;
+    const double slope = std::log(hi->attempts_per_update / lo->attempts_per_update) /
+                         std::log(hi->lanes_per_word / lo->lanes_per_word);
+    flattest = any ? std::min(flattest, slope) : slope;
+    any = true;
+  }
+  return std::max(0.0, flattest);
+}
+
 }  // namespace
 
 double CasRetryLaw::attempts_per_update(double lanes) const {
@@ -50,6 +72,17 @@ double CasRetryLaw::attempts_per_update(double lanes) const {
   for (size_t i = 1; i < v.size(); ++i)
     if (lanes <= v[i].first) return log_at(v[i - 1], v[i], lanes);
   return v.size() >= 2 ? log_at(v[v.size() - 2], v.back(), lanes) : v.back().second;
+}
+
+double CasRetryLaw::lanes_at_attempts(double attempts) const {
+  if (!(attempts > 1.0) || attempts_by_lanes.empty()) return 1.0;
+  double lo = 1.0, hi = 2.0;
+  while (attempts_per_update(hi) < attempts && hi < 1e9) lo = hi, hi *= 2.0;
+  for (int i = 0; i < 60; ++i) {  // bisection in log(m): a(m) is monotone on the sweep's points
+    const double mid = std::sqrt(lo * hi);
+    (attempts_per_update(mid) < attempts ? lo : hi) = mid;
+  }
+  return std::sqrt(lo * hi);
 }
 
 double CasRetryLaw::cycles_per_update(double lanes, double round_trip) const {
@@ -94,6 +127,7 @@ CasRetryLaw fit_cas_retry_law(const calibration::L2Section& section) {
     errors.push_back(std::fabs(law.one_word.back().relative()));
   }
   for (const CasRetryPoint& p : several) law.several_words.push_back(residual(p));
+  law.several_words_slope = flattest_several_words_slope(law.several_words);
   law.median_abs_residual = median(errors);
   law.max_abs_residual = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
   law.fitted = true;

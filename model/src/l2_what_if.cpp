@@ -214,16 +214,36 @@ std::optional<WhatIf> fewer_blocks(const KernelAnalysis& a, const KernelProfile&
                    "merge requests scale with the blocks (each merges the same addresses)");
 }
 
-// (d) Spread the hot counters over copies in lines of different slices, summed at the end.
-std::optional<WhatIf> spread_copies(const KernelAnalysis& a, const Rules& r, const TimeSplit& t) {
+// (d) Spread the hot counters over copies in lines of different slices, summed at the end. A
+// CAS retry loop's copies also split the lanes that contend for each word: its attempts per
+// update fall as the retry law says (the what-if); the least change keeps them.
+std::optional<WhatIf> spread_copies(const KernelAnalysis& a, const Rules& r, const TimeSplit& t,
+                                    const std::optional<CasRetryTotals>& loop, const CasRetryLaw& law) {
   const L2Inputs& in = a.l2.inputs;
   if (a.l2.basis == L2ServiceBasis::kSpread || in.slices <= 1) return std::nullopt;
   const double copies = std::clamp(r.l2_replication_slices, 1.0, static_cast<double>(in.slices));
   const double hottest = std::max(in.requests_hottest_slice / copies, in.requests / in.slices);
-  return predicted(t, WhatIfId::kSpreadCopies, fmt::format("spread the hot counters over {:.0f} slices", copies),
-                   in.requests,
-                   hottest, a.l2.service_cycles, 0,
-                   "the hottest slice's requests / copies, no less than the mean slice's");
+  const std::string basis = "the hottest slice's requests / copies, no less than the mean slice's";
+  WhatIf w = predicted(t, WhatIfId::kSpreadCopies, fmt::format("spread the hot counters over {:.0f} slices", copies),
+                       in.requests, hottest, a.l2.service_cycles, 0, basis);
+  if (!loop || !law.fitted || !(loop->attempts_per_update > 1.0) || !(in.requests > 0)) return w;
+  const double a0 = loop->attempts_per_update;
+  const double lanes = law.lanes_at_attempts(a0);
+  // High: along the one-word curve; low: along the flattest several-word series (a ~ m^slope).
+  const double fast_after = std::min(a0, law.attempts_per_update(std::max(1.0, lanes / copies)));
+  const double slow_after = std::clamp(a0 * std::pow(copies, -law.several_words_slope), fast_after, a0);
+  auto kept = [&](double after) { return (1.0 - in.cas_share) + in.cas_share * after / a0; };
+  const WhatIf slow = predicted(t, WhatIfId::kSpreadCopies, w.change, in.requests * kept(slow_after),
+                                hottest * kept(slow_after), a.l2.service_cycles, 0, basis);
+  w = predicted(t, WhatIfId::kSpreadCopies, w.change, in.requests * kept(fast_after), hottest * kept(fast_after),
+                a.l2.service_cycles, 0,
+                fmt::format("{}; the copies split the lanes that contend for a word, so the loop's {:.3g} attempts per "
+                            "update fall: high, along the retry law's one-word curve ({:.0f} lanes per word there, "
+                            "{:.1f} per copy: {:.3g}); low, along its flattest several-word series (attempts ~ "
+                            "lanes^{:.2f}: {:.3g})",
+                            basis, a0, lanes, lanes / copies, fast_after, law.several_words_slope, slow_after));
+  w.least_change_time_ns = slow.predicted_time_ns;
+  return w;
 }
 
 }  // namespace
@@ -266,7 +286,7 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
       loop ? std::nullopt : aggregate_in_warp(a, *t),
       privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, *t, details),
       privatized || loop ? std::nullopt : aggregate_hot_lanes(a, p, *t),
-      spread_copies(a, r, *t),
+      spread_copies(a, r, *t, loop, m.cas_retry_law()),
       load_before_cas(a, p, r, *t, removable, probe_chain_with_loads(a, p, m.load_section()), details),
       lock_free(a, p, r, *t)};
   if (privatized)

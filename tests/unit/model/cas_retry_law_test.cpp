@@ -61,6 +61,42 @@ TEST(CasRetryLaw, RecoversTheLawThatMadeItsPoints) {
   EXPECT_NEAR(law.cycles_per_update(4, law.round_trip_cycles), kL, 1e-6);
 }
 
+// The law read backwards: the lanes per word a measured attempts figure stands for.
+TEST(CasRetryLaw, LanesAtAttemptsInvertsTheCurve) {
+  const CasRetryLaw law = fit_cas_retry_law(synthetic_section());
+  ASSERT_TRUE(law.fitted);
+  EXPECT_NEAR(law.lanes_at_attempts(33.0), 64.0, 1e-6);  // a sweep point
+  EXPECT_DOUBLE_EQ(law.lanes_at_attempts(1.0), 1.0);
+  for (double lanes : {3.0, 100.0, 3000.0})
+    EXPECT_NEAR(law.lanes_at_attempts(law.attempts_per_update(lanes)), lanes, 1e-6 * lanes);
+}
+
+// Several words per sweep: each word count's series gives a slope; the flattest is kept.
+TEST(CasRetryLaw, SeveralWordsSlopeIsTheFlattestSeries) {
+  L2Section s = synthetic_section();
+  // 16 words: a = lanes^0.5 (lanes 32 -> 512); 256 words: a = lanes^0.8 (lanes 32 -> 128).
+  const auto add = [&](int addresses, int warps, double exponent) {
+    CasRetryPoint p;
+    p.warps = warps;
+    p.active_lanes = 32;
+    p.addresses = addresses;
+    p.updates_per_lane = 4;
+    p.updates = 4.0 * 32 * warps;
+    const double lanes = std::ceil(static_cast<double>(warps) / addresses) * 32;
+    p.attempts = std::pow(lanes, exponent) * p.updates;
+    p.duration_ns = 1e6;
+    s.cas_retry.push_back(p);
+  };
+  add(16, 16, 0.5);
+  add(16, 256, 0.5);
+  add(256, 256, 0.8);
+  add(256, 1024, 0.8);
+  const CasRetryLaw law = fit_cas_retry_law(s);
+  ASSERT_TRUE(law.fitted);
+  EXPECT_NEAR(law.several_words_slope, 0.5, 1e-9);
+  EXPECT_EQ(fit_cas_retry_law(synthetic_section()).several_words_slope, 0.0);  // one word only
+}
+
 TEST(CasRetryLaw, NotFittedWithoutASweep) {
   L2Section s = synthetic_section();
   s.cas_retry.clear();

@@ -33,11 +33,18 @@ struct CasRetryLaw {
   // a(m) on the one-word series: lanes per word, attempts per update (median per lane count).
   std::vector<std::pair<double, double>> attempts_by_lanes;
   std::vector<CasRetryResidual> one_word, several_words;
+  // How a(m) grows with the lanes per word where several words share the slices: the log-log
+  // slope from the fewest to the most lanes of each word count's series, the flattest of them
+  // (0: no such series). The one-word curve is steeper.
+  double several_words_slope = 0;
   double median_abs_residual = 0;   // over one_word
   double max_abs_residual = 0;
 
   // a(m): log-log interpolation of the sweep, 1 at one lane, the last slope beyond the sweep.
   double attempts_per_update(double lanes) const;
+  // The lanes per word at which a(m) reads `attempts` (a(m) rises with m): the contention a
+  // loop's measured attempts stand for; 1 at one attempt or fewer.
+  double lanes_at_attempts(double attempts) const;
   // t(m) = max(L, a(m) S) in L2 cycles, with the given round trip.
   double cycles_per_update(double lanes, double round_trip) const;
 };
