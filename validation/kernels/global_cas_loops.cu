@@ -1,7 +1,8 @@
 // Keyed reductions whose update has no native atomic, written as a global CAS loop (a product,
 // a float max, a float add as older code writes it): the baseline with one global CAS loop per
 // value, the combining fix (equal keys merged in the warp, then per block in shared memory, one
-// global CAS loop per key and block) and the ablation (the same reads, no atomic).
+// global CAS loop per key and block), the copies fix (the words spread over replicas) and the
+// ablation (the same reads, no atomic).
 #include <cmath>
 
 #include "validation_common.cuh"
@@ -42,6 +43,27 @@ __device__ __forceinline__ void cas_loop(std::uint32_t* word, std::uint32_t v) {
 template <typename Op>
 __global__ void cas_loop_global_kernel(CasLoopArgs a) {
   for (unsigned long long i = global_thread(); i < a.n; i += global_threads()) cas_loop<Op>(&a.out[a.keys[i]], a.values[i]);
+}
+
+// The hot words spread over `copies` replicas, each its own lines (and slices): a block updates
+// copy blockIdx % copies, so a word's contending lanes split over the copies. The last block to
+// finish folds the copies into out.
+template <typename Op>
+__global__ void cas_loop_copies_kernel(CasLoopArgs a) {
+  std::uint32_t* mine = a.replicas + static_cast<unsigned long long>(blockIdx.x % a.copies) * a.keys_count;
+  for (unsigned long long i = global_thread(); i < a.n; i += global_threads()) cas_loop<Op>(&mine[a.keys[i]], a.values[i]);
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(a.blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  for (std::uint32_t k = threadIdx.x; k < a.keys_count; k += blockDim.x) {
+    std::uint32_t acc = Op::identity();
+    for (std::uint32_t c = 0; c < a.copies; ++c) acc = Op::apply(acc, __ldcg(&a.replicas[c * a.keys_count + k]));
+    a.out[k] = acc;
+  }
 }
 
 // Equal keys of the warp combined by every lane reading all 32 lanes (the same shuffles on every
@@ -99,6 +121,9 @@ const void* for_op(CasLoopOp op, Pick pick) {
 
 const void* cas_loop_global_handle(CasLoopOp op) {
   return for_op(op, [](auto o) { return handle(&cas_loop_global_kernel<decltype(o)>); });
+}
+const void* cas_loop_copies_handle(CasLoopOp op) {
+  return for_op(op, [](auto o) { return handle(&cas_loop_copies_kernel<decltype(o)>); });
 }
 const void* cas_loop_combined_handle(CasLoopOp op) {
   return for_op(op, [](auto o) { return handle(&cas_loop_combined_kernel<decltype(o)>); });

@@ -96,8 +96,12 @@ struct CasLoopArgs {
   std::uint32_t* out;          // keys_count words, set to the op's identity before a run
   std::uint32_t keys_count;    // the combined form keeps one shared word per key
   std::uint32_t* sink;
+  std::uint32_t* replicas;     // copies x keys_count words (the copies form), the identity before a run
+  std::uint32_t copies;
+  unsigned int* blocks_done;   // 0 before a run: the last block to finish folds the copies
 };
 const void* cas_loop_global_handle(CasLoopOp op);    // one global CAS loop per value
+const void* cas_loop_copies_handle(CasLoopOp op);    // the words spread over copies (block % copies), folded at the end
 const void* cas_loop_combined_handle(CasLoopOp op);  // equal keys merged per warp, then per block; one global loop per key and block
 const void* cas_loop_no_atomics_handle();            // the same reads, no atomic (ablation)
 

@@ -59,17 +59,22 @@ std::vector<std::uint32_t> reference(Op op, const std::vector<std::uint32_t>& ke
 class CasLoopWorkload : public Workload {
  public:
   CasLoopWorkload(Op op, const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>& values,
-                  std::uint32_t keys_count)
+                  std::uint32_t keys_count, std::uint32_t copies)
       : op_(op), n_(keys.size()), keys_count_(keys_count), expected_(reference(op, keys, values, keys_count)) {
     args_ = {upload(keys_, keys), upload(values_, values), n_, out_.reserve_for<std::uint32_t>(keys_count),
-             keys_count, sink_.reserve_for<std::uint32_t>(1u << 16)};
+             keys_count, sink_.reserve_for<std::uint32_t>(1u << 16),
+             replicas_.reserve_for<std::uint32_t>(std::size_t{copies} * keys_count), copies,
+             done_.reserve_for<unsigned int>(1)};
   }
   void reset() override {
-    const std::vector<std::uint32_t> start(keys_count_, identity(op_));
-    ATOMQ_CUDA(cudaMemcpy(args_.out, start.data(), start.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    const std::vector<std::uint32_t> start(std::size_t{args_.copies} * keys_count_, identity(op_));
+    ATOMQ_CUDA(cudaMemcpy(args_.out, start.data(), keys_count_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    ATOMQ_CUDA(cudaMemcpy(args_.replicas, start.data(), start.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    ATOMQ_CUDA(cudaMemset(args_.blocks_done, 0, sizeof(unsigned int)));
   }
   void launch(const std::string& variant) override {
     if (variant == "cas_loop") launch_persistent(k::cas_loop_global_handle(op_), kThreads, 0, &args_);
+    else if (variant == "copies") launch_persistent(k::cas_loop_copies_handle(op_), kThreads, 0, &args_);
     else if (variant == "combined")
       launch_persistent(k::cas_loop_combined_handle(op_), kThreads, keys_count_ * sizeof(std::uint32_t), &args_);
     else if (variant == "no_atomics") launch_persistent(k::cas_loop_no_atomics_handle(), kThreads, 0, &args_);
@@ -83,14 +88,14 @@ class CasLoopWorkload : public Workload {
   std::size_t n_;
   std::uint32_t keys_count_;
   std::vector<std::uint32_t> expected_;
-  DeviceBuffer keys_, values_, out_, sink_;
+  DeviceBuffer keys_, values_, out_, sink_, replicas_, done_;
   k::CasLoopArgs args_{};
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> make_cas_loop_workload(CasLoopKind kind, std::size_t n, std::uint32_t keys_count,
-                                                 std::uint64_t seed) {
+                                                 std::uint64_t seed, std::uint32_t copies) {
   const std::vector<std::uint32_t> keys =
       keys_count == 1 ? std::vector<std::uint32_t>(n, 0u) : uniform_values(n, keys_count, seed);
   std::vector<std::uint32_t> values;
@@ -109,7 +114,7 @@ std::unique_ptr<Workload> make_cas_loop_workload(CasLoopKind kind, std::size_t n
       for (std::uint32_t v : uniform_values(n, 64, seed + 1)) values.push_back(bits(static_cast<float>(v)));
       break;
   }
-  return std::make_unique<CasLoopWorkload>(op, keys, values, keys_count);
+  return std::make_unique<CasLoopWorkload>(op, keys, values, keys_count, copies);
 }
 
 }  // namespace atomq::validation

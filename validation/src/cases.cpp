@@ -53,6 +53,8 @@ CaseEntry hash_case(const std::string& name, double load, double power, const st
 // A keyed reduction through a global CAS loop, into one word or spread over kCasLoopKeys.
 constexpr std::size_t kCasLoopOneAddressValues = 65'536, kCasLoopSpreadValues = 16'777'216;
 constexpr std::uint32_t kCasLoopKeys = 1024;
+// The copies of the spread_copies what-if (Rules::l2_replication_slices): the fix it names.
+constexpr std::uint32_t kCasLoopCopies = 8;
 constexpr std::size_t kPeerHistValues = 16'777'216;
 
 CaseEntry cas_loop_case(const std::string& name, const std::string& op_text, CasLoopKind kind, bool one_address,
@@ -66,7 +68,22 @@ CaseEntry cas_loop_case(const std::string& name, const std::string& op_text, Cas
             {"combined", R::kFix, "equal keys combined in the warp, then per block in shared memory; one global CAS "
                                   "loop per key and block", "cas_loop", {W::kCombineBeforeCas}},
             {"no_atomics", R::kAblation, "the same reads, no atomic", "cas_loop"}}},
-          [=] { return make_cas_loop_workload(kind, n, keys, seed); }};
+          [=] { return make_cas_loop_workload(kind, n, keys, seed, kCasLoopCopies); }};
+}
+
+// The spread keyed reduction again, with the fix atomq recommends for it: the words spread over
+// copies in lines of other slices, folded at the end (predictions in docs/validation.md before
+// the first run).
+CaseEntry cas_copies_case(const std::string& name, const std::string& op_text, CasLoopKind kind, std::uint64_t seed) {
+  return {{name, "keyed reduction through a global CAS loop, the words spread over copies: " + op_text,
+           fmt::format("{} values, keys uniform over {} words, seed {}", kCasLoopSpreadValues, kCasLoopKeys, seed),
+           {{"cas_loop", R::kBaseline, "one global CAS loop per value", ""},
+            {"copies", R::kFix,
+             fmt::format("the words spread over {} copies (block % {}), folded by the last block", kCasLoopCopies,
+                         kCasLoopCopies),
+             "cas_loop", {W::kSpreadCopies}},
+            {"no_atomics", R::kAblation, "the same reads, no atomic", "cas_loop"}}},
+          [=] { return make_cas_loop_workload(kind, kCasLoopSpreadValues, kCasLoopKeys, seed, kCasLoopCopies); }};
 }
 
 std::vector<VariantSpec> sweep_variants(const std::vector<int>& ms) {
@@ -142,6 +159,10 @@ std::vector<CaseEntry> make_entries() {
     e.push_back(cas_loop_case("cas_float_add" + where, "a float add written as a CAS loop (integer values)",
                               CasLoopKind::kFloatAdd, one, 1210));
   }
+  e.push_back(cas_copies_case("cas_product_spread_copies", "a u32 product (mod 2^32; odd factors)", CasLoopKind::kProduct, 1208));
+  e.push_back(cas_copies_case("cas_float_max_spread_copies", "a float max", CasLoopKind::kFloatMax, 1209));
+  e.push_back(cas_copies_case("cas_float_add_spread_copies", "a float add written as a CAS loop (integer values)",
+                              CasLoopKind::kFloatAdd, 1210));
   e.push_back({{"dsmem_histogram", "a 256-bin histogram kept in a cluster peer's shared memory (DSMEM), clusters of 2",
                 fmt::format("{} values uniform over 256 bins, seed 1211", kPeerHistValues),
                 {{"dsmem_atomics", R::kBaseline, "one atomicAdd per value into the next cluster block's bins", ""},

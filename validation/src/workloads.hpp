@@ -24,10 +24,11 @@ std::unique_ptr<Workload> make_lock_workload(const std::vector<std::uint32_t>& v
 std::unique_ptr<Workload> make_upsample_workload(const std::vector<float>& grad, std::uint32_t planes,
                                                  std::uint32_t in_h, std::uint32_t in_w);
 // A keyed reduction through a global CAS loop: n values, keys all 0 (keys_count 1) or uniform
-// over keys_count (cas_loop_workload.cpp); variants cas_loop, combined, no_atomics.
+// over keys_count (cas_loop_workload.cpp); variants cas_loop, combined, copies (the words spread
+// over `copies` replicas), no_atomics.
 enum class CasLoopKind { kProduct, kFloatMax, kFloatAdd };
 std::unique_ptr<Workload> make_cas_loop_workload(CasLoopKind kind, std::size_t n, std::uint32_t keys_count,
-                                                 std::uint64_t seed);
+                                                 std::uint64_t seed, std::uint32_t copies);
 // A histogram of n uniform values over `bins` kept in a cluster peer's shared memory
 // (peer_histogram_workload.cpp); variants dsmem_atomics, block_local, no_atomics.
 std::unique_ptr<Workload> make_peer_histogram_workload(std::size_t n, std::uint32_t bins, std::uint64_t seed);
