@@ -114,7 +114,7 @@ std::vector<L2SharePoint> share_curve(const L2Section& s) {
     for (const L2SharePoint& q : points) shares.push_back(q.share), chains.push_back(std::max(1.0, q.chains));
     std::sort(shares.begin(), shares.end());
     std::sort(chains.begin(), chains.end());
-    curve.push_back({shares[shares.size() / 2], chains[chains.size() / 2]});
+    curve.push_back({shares[shares.size() / 2], chains[chains.size() / 2], static_cast<double>(lines)});
   }
   std::sort(curve.begin(), curve.end(), [](const L2SharePoint& a, const L2SharePoint& b) { return a.share > b.share; });
   return curve;
@@ -191,6 +191,43 @@ double L2Law::chains_at_share(double share) const {
     }
   }
   return std::max(1.0, share_curve.back().chains);
+}
+
+namespace {
+
+// The curve by line count (ascending), shares normalized to one line's.
+std::vector<L2SharePoint> by_lines(const std::vector<L2SharePoint>& curve) {
+  std::vector<L2SharePoint> v = curve;
+  std::sort(v.begin(), v.end(), [](const L2SharePoint& a, const L2SharePoint& b) { return a.lines < b.lines; });
+  return v;
+}
+
+double log_between(double x, double x0, double x1, double y0, double y1) {
+  const double t = std::log(x / x0) / std::log(x1 / x0);
+  return std::exp(std::log(y0) + t * std::log(y1 / y0));
+}
+
+}  // namespace
+
+double L2Law::share_at_lines(double lines) const {
+  const std::vector<L2SharePoint> v = by_lines(share_curve);
+  if (v.empty() || !(one_line_share > 0) || !(v.front().lines > 0)) return 0.0;
+  if (lines <= v.front().lines) return v.front().share * one_line_share;
+  for (size_t i = 1; i < v.size(); ++i)
+    if (lines <= v[i].lines && v[i].lines > v[i - 1].lines)
+      return log_between(lines, v[i - 1].lines, v[i].lines, v[i - 1].share, v[i].share) * one_line_share;
+  return v.back().share * one_line_share;
+}
+
+double L2Law::lines_at_share(double share) const {
+  const std::vector<L2SharePoint> v = by_lines(share_curve);
+  if (v.empty() || !(one_line_share > 0) || !(share > 0)) return 0.0;
+  const double normalized = share / one_line_share;
+  if (normalized >= v.front().share) return v.front().lines;
+  for (size_t i = 1; i < v.size(); ++i)
+    if (normalized >= v[i].share && v[i - 1].share > v[i].share)
+      return log_between(normalized, v[i - 1].share, v[i].share, v[i - 1].lines, v[i].lines);
+  return v.back().lines;
 }
 
 L2Law fit_l2_law(const L2Section& s) {

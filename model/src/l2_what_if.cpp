@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 
+#include "atomq/model/l2_law.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "findings.hpp"
 #include "l2_what_if.hpp"
@@ -218,12 +219,24 @@ std::optional<WhatIf> fewer_blocks(const KernelAnalysis& a, const KernelProfile&
 // CAS retry loop's copies also split the lanes that contend for each word: its attempts per
 // update fall as the retry law says (the what-if); the least change keeps them.
 std::optional<WhatIf> spread_copies(const KernelAnalysis& a, const Rules& r, const TimeSplit& t,
-                                    const std::optional<CasRetryTotals>& loop, const CasRetryLaw& law) {
+                                    const std::optional<CasRetryTotals>& loop, const CasRetryLaw& law,
+                                    const L2Law& l2) {
   const L2Inputs& in = a.l2.inputs;
   if (a.l2.basis == L2ServiceBasis::kSpread || in.slices <= 1) return std::nullopt;
   const double copies = std::clamp(r.l2_replication_slices, 1.0, static_cast<double>(in.slices));
-  const double hottest = std::max(in.requests_hottest_slice / copies, in.requests / in.slices);
-  const std::string basis = "the hottest slice's requests / copies, no less than the mean slice's";
+  // The copies' lines fall on the slices as the law sweep's hot lines did: the hottest keeps the
+  // share the sweep measured for that many lines (a few lines over many slices stay uneven).
+  const double lines = l2.lines_at_share(in.hottest_share);
+  const double share_after = l2.share_at_lines(lines * copies);
+  const bool curve = lines > 0 && share_after > 0;
+  const double hottest =
+      curve ? in.requests * std::clamp(share_after, 1.0 / in.slices, in.hottest_share)
+            : std::max(in.requests_hottest_slice / copies, in.requests / in.slices);
+  const std::string basis =
+      curve ? fmt::format("the hottest slice's share {:.3f} stands for {:.0f} hot lines on the law sweep's share curve; "
+                          "their {:.0f} copies' lines leave it {:.3f}, as the sweep measured for that many",
+                          in.hottest_share, lines, lines * copies, share_after)
+            : std::string("the hottest slice's requests / copies, no less than the mean slice's");
   WhatIf w = predicted(t, WhatIfId::kSpreadCopies, fmt::format("spread the hot counters over {:.0f} slices", copies),
                        in.requests, hottest, a.l2.service_cycles, 0, basis);
   if (!loop || !law.fitted || !(loop->attempts_per_update > 1.0) || !(in.requests > 0)) return w;
@@ -286,7 +299,7 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
       loop ? std::nullopt : aggregate_in_warp(a, *t),
       privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, *t, details),
       privatized || loop ? std::nullopt : aggregate_hot_lanes(a, p, *t),
-      spread_copies(a, r, *t, loop, m.cas_retry_law()),
+      spread_copies(a, r, *t, loop, m.cas_retry_law(), *l2_law_of(m.table().l2)),
       load_before_cas(a, p, r, *t, removable, probe_chain_with_loads(a, p, m.load_section()), details),
       lock_free(a, p, r, *t)};
   if (privatized)

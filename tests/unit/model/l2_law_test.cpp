@@ -73,6 +73,29 @@ TEST(L2Law, ChainsGrowAsTheHottestShareFalls) {
   }
 }
 
+// The share curve by line count (docs/model.md, spread_copies): on the committed H200 table more
+// hot lines leave the hottest slice a smaller share, not below the even share of the slices the
+// sweep saw, and reading it backwards finds the lines again where the curve falls.
+TEST(L2Law, ShareCurveByLinesOnTheCommittedCalibration) {
+  const calibration::ServiceTable t = calibration::load_service_table(std::string(ATOMQ_BUNDLED_TABLE_DIR) + "/GH100.json");
+  const L2Law law = fit_l2_law(t.l2);
+  ASSERT_TRUE(law.fitted);
+  double previous = 1.0;
+  for (double lines : {1.0, 4.0, 32.0, 256.0, 4096.0}) {
+    const double share = law.share_at_lines(lines);
+    EXPECT_GT(share, 0.0) << lines;
+    EXPECT_LE(share, previous + 1e-12) << lines;
+    previous = share;
+  }
+  EXPECT_DOUBLE_EQ(law.share_at_lines(1.0), law.one_line_share);
+  EXPECT_GT(law.share_at_lines(256.0), 1.0 / 128);  // 256 lines over the slices stay uneven
+  for (double lines : {16.0, 32.0, 64.0}) {  // where neighbouring line counts differ in share
+    const double back = law.lines_at_share(law.share_at_lines(lines));
+    EXPECT_NEAR(back, lines, 0.01 * lines);
+  }
+  EXPECT_EQ(fit_l2_law(L2Section{}).share_at_lines(8), 0.0);
+}
+
 TEST(L2Law, NotFittedWithoutLawCells) {
   L2Section s;
   const L2Law law = fit_l2_law(s);

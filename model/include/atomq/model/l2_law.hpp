@@ -43,6 +43,7 @@ struct L2LawResidual {
 struct L2SharePoint {
   double share = 0;
   double chains = 0;  // hot lines at the hottest slice
+  double lines = 0;   // hot lines in all (the cells' H)
 };
 
 // One dependent-chain cell: the round trip of a global atomic with `in_flight_per_sm` requests
@@ -75,6 +76,11 @@ struct L2Law {
   std::optional<double> service_cycles(GlobalAtomicOp op, double sectors, double chains) const;
   // Independent hot-line chains at a slice holding `share` of all requests (>= 1).
   double chains_at_share(double share) const;
+  // The hottest slice's share of all requests when `lines` consecutive lines are hot alike, as the
+  // law sweep measured it (log-log between its line counts; the last beyond them), and backwards:
+  // the hot lines a hottest share stands for. Both 0 without a curve.
+  double share_at_lines(double lines) const;
+  double lines_at_share(double share) const;
 };
 
 // The law fitted on a table's L2 section (deterministic; not fitted, with the reason, where the
