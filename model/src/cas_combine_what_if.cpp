@@ -54,7 +54,7 @@ std::optional<double> changing_update_share(const KernelAnalysis& a, const Kerne
 }
 
 std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelProfile& p, const CasRetryTotals& t,
-                                         const CasRetryLaw& law, std::vector<std::string>& details) {
+                                         const CasRetryLaw& law, const Rules& r, std::vector<std::string>& details) {
   if (!law.fitted) {
     details.push_back("no combine-before-CAS what-if: " + law.not_fitted_reason);
     return std::nullopt;
@@ -65,7 +65,7 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
                       "yet modelled");
     return std::nullopt;
   }
-  const std::optional<TimeSplit> ts = time_split(a, p);
+  const std::optional<TimeSplit> ts = time_split(a, p, r);
   const std::optional<LoopShape> s = loop_shape(p, t);
   if (!ts || !s) return std::nullopt;
   const double law_attempts = law.attempts_per_update(s->contending_lanes);

@@ -162,7 +162,7 @@ void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const
       "every failed attempt is another round trip to the word's L2 slice; {:.1f} of {:.1f} attempts per update "
       "fail, and each holds a request slot at the slice that a successful one could use",
       std::max(0.0, t->attempts_per_update - 1.0), t->attempts_per_update));
-  if (std::optional<WhatIf> w = combine_before_cas(a, profile, *t, m.cas_retry_law(), f.details))
+  if (std::optional<WhatIf> w = combine_before_cas(a, profile, *t, m.cas_retry_law(), r, f.details))
     f.what_ifs.push_back(*w);
   // Probes over several words whose chain no L2 finding priced (the slices do not bind it): the
   // chain's change when its CASes become loads (cas_probe_what_if.cpp).

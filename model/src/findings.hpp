@@ -65,7 +65,7 @@ std::optional<double> changing_update_share(const KernelAnalysis& a, const Kerne
 std::optional<CasRetryTotals> retrying_global_cas(const KernelAnalysis& a, const Rules& r);
 // cas_combine_what_if.cpp: the global loop's updates combined per warp and block, priced by the retry law.
 std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelProfile& profile,
-                                         const CasRetryTotals& t, const CasRetryLaw& law,
+                                         const CasRetryTotals& t, const CasRetryLaw& law, const Rules& r,
                                          std::vector<std::string>& details);
 
 // The two units in sequence (units_in_sequence.cpp); not evaluated unless the kernel privatizes,

@@ -23,7 +23,7 @@ constexpr double kRandomLanesBankConflict = 3.5;
 
 }  // namespace
 
-std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile& p) {
+std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile& p, const Rules& r) {
   const L2Inputs& in = a.l2.inputs;
   if (!in.duration_ns || in.elapsed_cycles <= 0) return std::nullopt;
   TimeSplit t;
@@ -38,6 +38,9 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
     l2_share = *in.busy_fraction / a.l2.calibrated_busy_fraction;
     share_source = "busy counter / calibrated busy share";
   }
+  // Within the saturation tolerance of 1 the slice ran the whole time (as the intervals take it,
+  // gain_interval.cpp): the rest is no larger than the floors below say, not the share's residue.
+  if (l2_share >= 1.0 - r.overlap_saturation_tolerance) l2_share = 1.0;
   const double l2_busy_ns = std::min(1.0, l2_share) * t.time_ns;
   t.l2_busy_ns = l2_busy_ns;
   t.other_ns = std::max(0.0, t.time_ns - l2_busy_ns);
@@ -271,7 +274,7 @@ bool looks_privatized(const KernelAnalysis& a, const KernelProfile& p, const Rul
 std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
                                 const ServiceTimeModel& m, const Rules& r, bool privatized,
                                 std::vector<std::string>& details) {
-  const auto t = time_split(a, p);
+  const auto t = time_split(a, p, r);
   if (!t) {
     details.push_back("no kernel duration: no what-if predictions");
     return {};

@@ -21,7 +21,7 @@ struct TimeSplit {
   std::string other_basis;
 };
 
-std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile& profile);
+std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r);
 
 // T' = max(non-atomic work, shared-unit time) + hottest x service cycles at the L2 clock.
 WhatIf predicted(const TimeSplit& t, WhatIfId id, std::string change, double requests, double hottest,
