@@ -49,7 +49,13 @@ std::optional<ProbeChainChange> probe_chain_with_loads(const KernelAnalysis& a, 
   return c;
 }
 
-WhatIf load_before_cas_on_chain(const KernelAnalysis& a, const ProbeChainChange& c, double time_ns) {
+std::optional<WhatIf> load_before_cas_on_chain(const KernelAnalysis& a, const KernelProfile& p,
+                                               const calibration::LoadSection* loads) {
+  const std::optional<ProbeChainChange> chain = probe_chain_with_loads(a, p, loads);
+  const std::optional<double> duration = a.l2.inputs.duration_ns;
+  if (!chain || !duration || !(*duration > 0)) return std::nullopt;
+  const ProbeChainChange& c = *chain;
+  const double time_ns = *duration;
   WhatIf w;
   w.id = WhatIfId::kLoadBeforeCas;
   w.change = fmt::format("load before CAS: probe with plain loads, CAS only where the load saw a slot to claim: "

@@ -170,10 +170,9 @@ void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const
     return std::any_of(g.what_ifs.begin(), g.what_ifs.end(),
                        [](const WhatIf& w) { return w.id == WhatIfId::kLoadBeforeCas; });
   });
-  const std::optional<double> duration = a.l2.inputs.duration_ns;
-  if (a.l2.basis != L2ServiceBasis::kHotAddress && !priced && duration && *duration > 0)
-    if (const std::optional<ProbeChainChange> chain = probe_chain_with_loads(a, profile, m.load_section()))
-      f.what_ifs.push_back(load_before_cas_on_chain(a, *chain, *duration));
+  if (a.l2.basis != L2ServiceBasis::kHotAddress && !priced)
+    if (std::optional<WhatIf> w = load_before_cas_on_chain(a, profile, m.load_section()))
+      f.what_ifs.push_back(std::move(*w));
   f.recommendation =
       "Give each update one native atomic where the op has one (atomicAdd for an add, atomicMax/atomicMin on the "
       "integer bit pattern for a float max/min of one sign); otherwise combine the lanes of one address in the "

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <map>
 
+#include "log_interpolation.hpp"
+
 namespace atomq::model {
 
 namespace {
@@ -65,8 +67,7 @@ double CasRetryLaw::attempts_per_update(double lanes) const {
   if (attempts_by_lanes.empty() || lanes <= 1.0) return 1.0;
   const auto& v = attempts_by_lanes;
   auto log_at = [](const std::pair<double, double>& a, const std::pair<double, double>& b, double x) {
-    const double t = (std::log(x) - std::log(a.first)) / (std::log(b.first) - std::log(a.first));
-    return std::exp(std::log(a.second) + t * (std::log(b.second) - std::log(a.second)));
+    return detail::log_log_between(x, a.first, b.first, a.second, b.second);
   };
   if (lanes <= v.front().first) return log_at({1.0, 1.0}, v.front(), lanes);
   for (size_t i = 1; i < v.size(); ++i)

@@ -169,10 +169,8 @@ void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const Serv
     f.details.push_back("round trip: " + q.latency.round_trip_basis);
     // The slices' what-ifs remove requests from a slice that is not the bound; the chain's own
     // change is the probe's (cas_probe_what_if.cpp).
-    const std::optional<ProbeChainChange> chain = probe_chain_with_loads(a, profile, m.load_section());
-    const std::optional<double> duration = a.l2.inputs.duration_ns;
-    if (chain && duration && *duration > 0)
-      f.what_ifs.push_back(load_before_cas_on_chain(a, *chain, *duration));
+    if (std::optional<WhatIf> w = load_before_cas_on_chain(a, profile, m.load_section()))
+      f.what_ifs.push_back(std::move(*w));
     else
       f.details.push_back("no what-if: the slices' what-ifs remove requests from a slice that is not the bound, and "
                           "the loads that would replace the CASes need the table's load section and CAS requests");

@@ -11,6 +11,8 @@
 #include <functional>
 #include <mutex>
 
+#include "log_interpolation.hpp"
+
 namespace atomq::model {
 
 namespace {
@@ -186,8 +188,7 @@ double L2Law::chains_at_share(double share) const {
     const L2SharePoint& hi = share_curve[i - 1];
     const L2SharePoint& lo = share_curve[i];
     if (normalized >= lo.share && hi.share > lo.share) {
-      const double t = std::log(hi.share / normalized) / std::log(hi.share / lo.share);
-      return std::max(1.0, std::exp(std::log(hi.chains) + t * std::log(lo.chains / hi.chains)));
+      return std::max(1.0, detail::log_log_between(normalized, hi.share, lo.share, hi.chains, lo.chains));
     }
   }
   return std::max(1.0, share_curve.back().chains);
@@ -202,11 +203,6 @@ std::vector<L2SharePoint> by_lines(const std::vector<L2SharePoint>& curve) {
   return v;
 }
 
-double log_between(double x, double x0, double x1, double y0, double y1) {
-  const double t = std::log(x / x0) / std::log(x1 / x0);
-  return std::exp(std::log(y0) + t * std::log(y1 / y0));
-}
-
 }  // namespace
 
 double L2Law::share_at_lines(double lines) const {
@@ -215,7 +211,7 @@ double L2Law::share_at_lines(double lines) const {
   if (lines <= v.front().lines) return v.front().share * one_line_share;
   for (size_t i = 1; i < v.size(); ++i)
     if (lines <= v[i].lines && v[i].lines > v[i - 1].lines)
-      return log_between(lines, v[i - 1].lines, v[i].lines, v[i - 1].share, v[i].share) * one_line_share;
+      return detail::log_log_between(lines, v[i - 1].lines, v[i].lines, v[i - 1].share, v[i].share) * one_line_share;
   return v.back().share * one_line_share;
 }
 
@@ -226,7 +222,7 @@ double L2Law::lines_at_share(double share) const {
   if (normalized >= v.front().share) return v.front().lines;
   for (size_t i = 1; i < v.size(); ++i)
     if (normalized >= v[i].share && v[i - 1].share > v[i].share)
-      return log_between(normalized, v[i - 1].share, v[i].share, v[i - 1].lines, v[i].lines);
+      return detail::log_log_between(normalized, v[i - 1].share, v[i].share, v[i - 1].lines, v[i].lines);
   return v.back().lines;
 }
 
