@@ -1,6 +1,6 @@
 // The L2 what-ifs (docs/model.md, "The L2 queue"). Kernel time is split into the non-atomic
 // work, which stays (duration minus the hottest slice's busy time, floored by reading DRAM at
-// the reachable bandwidth), and the L2 time at the hottest slice, which the change scales:
+// the reachable bandwidth and by the loads' round trips), and the L2 time at the hottest slice, which the change scales:
 //   T' = max(non-atomic work, shared-unit time of updates moved to shared memory) + L2 time'.
 #include <fmt/format.h>
 
@@ -55,6 +55,14 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
       t.other_basis = fmt::format("non-atomic work {:.1f} us (reading {:.0f} MB from DRAM at the "
                                   "reachable bandwidth)", dram_ns / 1e3, *dram / 1e6);
     }
+  }
+  // The loads' round trips bind the rest as they bind the kernel without its atomics (the load
+  // latency floor, docs/model.md): work the busy slice hid, which no change of the atomics removes.
+  const LoadLatencyFloor& loads = a.load_latency;
+  if (loads.evaluated && loads.floor_ns && *loads.floor_ns > t.other_ns) {
+    t.other_ns = *loads.floor_ns;
+    t.other_basis = fmt::format("non-atomic work {:.1f} us (the load latency floor: {:.3g} loads per warp at "
+                                "{:.0f} ns)", t.other_ns / 1e3, loads.loads_per_warp, loads.round_trip_ns);
   }
   return t;
 }
