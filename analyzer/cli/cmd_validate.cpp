@@ -85,7 +85,8 @@ nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, con
                         {"runs", r.timing.runs},
                         {"median_ms", r.timing.median_ms},
                         {"min_ms", r.timing.min_ms},
-                        {"max_ms", r.timing.max_ms}});
+                        {"max_ms", r.timing.max_ms},
+                        {"stream_held", r.timing.stream_held}});
   }
   return {{"format", "atomq.validation_timings"}, {"version", 1},
           {"case", c.name}, {"workload", c.workload}, {"input", c.input},

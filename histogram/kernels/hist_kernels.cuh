@@ -55,8 +55,6 @@ const void* hist_generate_handle();
 const void* hist_scatter_runs_handle(int sample_bytes);
 // read_bandwidth(const uint4* data, unsigned long long vectors, unsigned sentinel, unsigned* sink)
 const void* hist_read_bandwidth_handle();
-// stream_hold(const volatile int* release, unsigned long long timeout_cycles, int* timed_out)
-const void* hist_stream_hold_handle();
 
 // The handle of kernel<std::uint8_t> (sample_bytes 1) or kernel<std::uint32_t> (4), else nullptr:
 //   by_sample_bytes(b, [](auto t) { return handle(&my_kernel<decltype(t)>); })

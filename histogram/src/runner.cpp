@@ -29,20 +29,11 @@ HistogramRunner::HistogramRunner(int device) : impl_(std::make_unique<Impl>()) {
   ATOMQ_CUDA(cudaGetDeviceProperties(&impl_->props, device));
   ATOMQ_CUDA(cudaDriverGetVersion(&impl_->driver_version));
   ATOMQ_CUDA(cudaRuntimeGetVersion(&impl_->runtime_version));
-  ATOMQ_CUDA(cudaEventCreate(&impl_->start));
-  ATOMQ_CUDA(cudaEventCreate(&impl_->stop));
   impl_->sink.reserve_for<unsigned int>(1 << 16);
-  void* hold = nullptr;
-  ATOMQ_CUDA(cudaHostAlloc(&hold, 2 * sizeof(int), cudaHostAllocMapped));
-  impl_->hold_words = static_cast<volatile int*>(hold);
-  ATOMQ_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&impl_->hold_words_device), hold, 0));
+  impl_->timer = std::make_unique<HeldStreamTimer>();
 }
 
-HistogramRunner::~HistogramRunner() {
-  cudaFreeHost(const_cast<int*>(impl_->hold_words));
-  cudaEventDestroy(impl_->start);
-  cudaEventDestroy(impl_->stop);
-}
+HistogramRunner::~HistogramRunner() = default;
 
 HistRunResult HistogramRunner::run(HistVariant v) {
   if (!impl_->has_input) throw HistogramError("no input prepared");

@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "atomq/cuda/device_buffer.hpp"
+#include "atomq/cuda/held_stream_timer.hpp"
 #include "atomq/histogram/histogram.hpp"
 #include "variant_launcher.hpp"
 
@@ -28,12 +30,10 @@ struct HistogramRunner::Impl {
   DeviceBuffer zipf_cdf;
   DeviceBuffer rank_to_bin;
   DeviceBuffer sink;
-  // Host-mapped words for hist_stream_hold_kernel: [0] release (host writes), [1] timed out.
-  volatile int* hold_words = nullptr;
-  int* hold_words_device = nullptr;  // the same words as the device addresses them
+  // Every timed run (the read probe's and each variant's); made once the device is chosen.
+  std::unique_ptr<HeldStreamTimer> timer;
   bool warned_hold_timeout = false;
   detail::VariantLauncher launcher{props};
-  cudaEvent_t start = nullptr, stop = nullptr;
 
   const void* samples() const {
     return raw.as<std::uint8_t>() + prepared.misalign_elements * sample_bytes(prepared.type);

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <vector>
 
 #include "atomq/common/statistics.hpp"
@@ -50,32 +49,15 @@ void HistogramRunner::Impl::launch_read_probe(const void* data, unsigned long lo
   ATOMQ_CUDA_LAUNCH();
 }
 
-// The stream is held while the start event, the work and the stop event are queued, then
-// released: the time between the events is the device's alone (as nvbench measures), the same
-// for the read probe and for every variant. Without the hold, the host's launch calls after the
-// start event would be timed too, and weigh most on sequences of several launches.
+// Every run timed on the held stream (held_stream_timer.hpp), the read probe and every variant
+// alike: the time is the device's alone, which matters most for sequences of several launches.
 double HistogramRunner::Impl::time_once(const std::function<void()>& enqueue_work) {
-  hold_words[0] = 0;
-  hold_words[1] = 0;
-  const volatile int* release = hold_words_device;
-  unsigned long long timeout_cycles = 2000000000ull;  // about a second
-  int* timed_out = hold_words_device + 1;
-  void* params[] = {&release, &timeout_cycles, &timed_out};
-  ATOMQ_CUDA(cudaLaunchKernel(kernels::hist_stream_hold_handle(), dim3(1), dim3(1), params, 0, 0));
-  ATOMQ_CUDA_LAUNCH();
-  ATOMQ_CUDA(cudaEventRecord(start, 0));
-  enqueue_work();
-  ATOMQ_CUDA(cudaEventRecord(stop, 0));
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  hold_words[0] = 1;
-  ATOMQ_CUDA(cudaEventSynchronize(stop));
-  if (hold_words[1] != 0 && !warned_hold_timeout) {
+  const double ms = timer->time_ms(enqueue_work);
+  if (timer->hold_timed_out() && !warned_hold_timeout) {
     warned_hold_timeout = true;
     spdlog::warn("the stream hold timed out before the launches were queued: this timing includes host launch time");
   }
-  float t = 0.0f;
-  ATOMQ_CUDA(cudaEventElapsedTime(&t, start, stop));
-  return t;
+  return ms;
 }
 
 PairedTiming HistogramRunner::Impl::time_runs(HistVariant v, int runs, bool with_input_read) {

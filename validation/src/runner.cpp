@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "atomq/common/statistics.hpp"
+#include "atomq/cuda/held_stream_timer.hpp"
 #include "workloads.hpp"
 
 namespace atomq::validation {
@@ -43,6 +44,7 @@ CaseRunner::CaseRunner(const CaseSpec& spec, int device) : spec_(spec) {
   ATOMQ_CUDA(cudaSetDevice(device));
   spdlog::info("validate: generating the input of {}", spec.name);
   workload_ = make_workload(spec.name);
+  timer_ = std::make_unique<HeldStreamTimer>();
 }
 
 CaseRunner::~CaseRunner() = default;
@@ -61,26 +63,16 @@ VariantCheck CaseRunner::check(const std::string& variant) {
 }
 
 VariantTiming CaseRunner::time(const std::string& variant, int runs) {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  ATOMQ_CUDA(cudaEventCreate(&start));
-  ATOMQ_CUDA(cudaEventCreate(&stop));
   std::vector<double> ms;
   run(variant);  // warm-up
   for (int r = 0; r < runs; ++r) {
     workload_->reset();
     ATOMQ_CUDA(cudaDeviceSynchronize());
-    ATOMQ_CUDA(cudaEventRecord(start));
-    workload_->launch(variant);
-    ATOMQ_CUDA(cudaEventRecord(stop));
-    ATOMQ_CUDA(cudaEventSynchronize(stop));
-    float elapsed = 0;
-    ATOMQ_CUDA(cudaEventElapsedTime(&elapsed, start, stop));
-    ms.push_back(elapsed);
+    ms.push_back(timer_->time_ms([&] { workload_->launch(variant); }));
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   VariantTiming t;
   t.runs = runs;
+  t.stream_held = !timer_->hold_timed_out();
   if (!ms.empty()) {
     const SampleSummary s = summarize(ms);
     t.median_ms = s.median;

@@ -13,6 +13,10 @@
 #include "atomq/common/enum_names.hpp"
 #include "atomq/model/what_if_id.hpp"
 
+namespace atomq {
+class HeldStreamTimer;  // atomq/cuda/held_stream_timer.hpp
+}  // namespace atomq
+
 namespace atomq::validation {
 
 enum class VariantRole {
@@ -59,6 +63,7 @@ struct VariantCheck {
 struct VariantTiming {
   int runs = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0;
+  bool stream_held = true;  // false when a hold gave up: those runs include host launch time
 };
 
 class Workload;  // src/workload.hpp
@@ -76,7 +81,8 @@ class CaseRunner {
   void run(const std::string& variant);
   // Runs the variant once and compares its result with the CPU reference.
   VariantCheck check(const std::string& variant);
-  // CUDA events around the launch alone, `runs` times after one warm-up; median, min, max.
+  // CUDA events around the launch alone on a held stream (held_stream_timer.hpp: the device's
+  // time, not the host's launch calls), `runs` times after one warm-up; median, min, max.
   VariantTiming time(const std::string& variant, int runs);
   // The atomic updates the workload asks for (samples, edges, keys, ...).
   double useful_updates() const;
@@ -84,6 +90,7 @@ class CaseRunner {
  private:
   const CaseSpec& spec_;
   std::unique_ptr<Workload> workload_;
+  std::unique_ptr<HeldStreamTimer> timer_;  // made once the device is chosen
 };
 
 }  // namespace atomq::validation
