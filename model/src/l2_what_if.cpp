@@ -47,22 +47,10 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
   t.other_basis = fmt::format("non-atomic work {:.1f} us (duration {:.1f} us - hottest slice busy "
                               "{:.1f} us, from {})", t.other_ns / 1e3, t.time_ns / 1e3,
                               l2_busy_ns / 1e3, share_source);
-  const auto dram = p.counter(metric::kDramBytesRead);
-  if (dram && std::isfinite(*dram) && p.device.dram_peak_bytes_per_s > 0) {
-    const double dram_ns = *dram / p.device.dram_peak_bytes_per_s * 1e9;
-    if (dram_ns > t.other_ns) {
-      t.other_ns = dram_ns;
-      t.other_basis = fmt::format("non-atomic work {:.1f} us (reading {:.0f} MB from DRAM at the "
-                                  "reachable bandwidth)", dram_ns / 1e3, *dram / 1e6);
-    }
-  }
-  // The loads' round trips bind the rest as they bind the kernel without its atomics (the load
-  // latency floor, docs/model.md): work the busy slice hid, which no change of the atomics removes.
-  const LoadLatencyFloor& loads = a.load_latency;
-  if (loads.evaluated && loads.floor_ns && *loads.floor_ns > t.other_ns) {
-    t.other_ns = *loads.floor_ns;
-    t.other_basis = fmt::format("non-atomic work {:.1f} us (the load latency floor: {:.3g} loads per warp at "
-                                "{:.0f} ns)", t.other_ns / 1e3, loads.loads_per_warp, loads.round_trip_ns);
+  const RestFloor floor = rest_floor(a, p);
+  if (floor.ns > t.other_ns) {
+    t.other_ns = floor.ns;
+    t.other_basis = floor.basis;
   }
   return t;
 }

@@ -103,10 +103,8 @@ std::optional<WhatIf> block_local_bins(const KernelAnalysis& a, const KernelProf
   const ServiceTimeEstimate local = m.at(m.table().axes.n.back(), 32, 0, 1, calibration::OpVariant::kAdd);
   if (!std::isfinite(local.cycles) || !(local.cycles > 0)) return std::nullopt;
   const double local_ns = d.requests_per_sm * local.cycles / *active_avg * T;
-  double after = std::max(T - *d.atomic_bound_time_ns + local_ns, local_ns);
-  const auto bytes = p.counter(metric::kDramBytesRead);
-  if (bytes && *bytes > 0 && p.device.dram_peak_bytes_per_s > 0)
-    after = std::max(after, *bytes / p.device.dram_peak_bytes_per_s * 1e9);
+  const RestFloor rest = rest_floor(a, p);
+  const double after = std::max({T - *d.atomic_bound_time_ns + local_ns, local_ns, rest.ns});
   if (!(after > 0) || after >= T) return std::nullopt;  // a change that changes nothing is not proposed
   WhatIf w;
   w.id = WhatIfId::kBlockLocalBins;
@@ -118,8 +116,9 @@ std::optional<WhatIf> block_local_bins(const KernelAnalysis& a, const KernelProf
   w.predicted_time_ns = after;
   w.speedup = T / after;
   w.basis = fmt::format("the DSMEM path's busy time ({:.3g} us, U {:.0f}%) goes; the same warp atomics at the shared "
-                        "unit's conflict-free S {:.2f} cycles take {:.3g} us of the mean SM",
-                        *d.atomic_bound_time_ns / 1e3, 100.0 * d.utilization, local.cycles, local_ns / 1e3);
+                        "unit's conflict-free S {:.2f} cycles take {:.3g} us of the mean SM{}",
+                        *d.atomic_bound_time_ns / 1e3, 100.0 * d.utilization, local.cycles, local_ns / 1e3,
+                        rest.ns > 0 ? "; at least the " + rest.basis : std::string());
   return w;
 }
 

@@ -364,4 +364,26 @@ TEST(ValidationRuns, GlobalCasLoopsArePricedByTheRetryLaw) {
 }
 
 }  // namespace
+// A busy atomic unit hides the rest of the kernel: what a change of the atomics leaves is at
+// least the loads' round trips (the load latency floor), on the L2 what-ifs and the DSMEM one.
+TEST(ValidationRuns, WhatIfsKeepAtLeastTheLoadLatencyFloor) {
+  const ServiceTimeModel model = bundled_model();
+  const std::pair<const char*, WhatIfId> cases[] = {{"upsample_backward", WhatIfId::kPrivatize},
+                                                    {"dsmem_histogram", WhatIfId::kBlockLocalBins},
+                                                    {"degree_count", WhatIfId::kPrivatize}};
+  for (const auto& [name, id] : cases) {
+    SCOPED_TRACE(name);
+    const KernelProfile p = case_profile(name, std::string(name) == "dsmem_histogram" ? "dsmem_atomics" : "global_atomics");
+    const KernelAnalysis a = analyze(p, model);
+    ASSERT_TRUE(a.load_latency.floor_ns);
+    const WhatIf* w = nullptr;
+    for (const Finding& f : a.findings)
+      for (const WhatIf& x : f.what_ifs)
+        if (x.id == id) w = &x;
+    ASSERT_NE(w, nullptr);
+    EXPECT_GE(w->predicted_time_ns, *a.load_latency.floor_ns);
+    EXPECT_NE(w->basis.find("load latency floor"), std::string::npos) << w->basis;
+  }
+}
+
 }  // namespace atomq::model
