@@ -91,6 +91,11 @@ int run_law(const TableArgs& a) {
                o.sector_cycles, o.chain_cycles);
   fmt::print("residuals over {} saturated cells: median |rel| {:.1f}%, max |rel| {:.1f}%\n", law.residuals.size(),
              100.0 * law.median_abs_residual, 100.0 * law.max_abs_residual);
+  const model::L2LawInputBound& b = law.input_bound;
+  fmt::print("no law of (op, sectors, chains) can do better on these cells than median |rel| {:.1f}%, max |rel| "
+             "{:.1f}%: {} at {:g} sectors and {:g} chains measured {:.3f} cycles ({}) and {:.3f} ({})\n",
+             100.0 * b.median_abs_residual, 100.0 * b.max_abs_residual, enum_name(b.op), b.sectors, b.chains,
+             b.fastest_cycles, b.fastest_pattern, b.slowest_cycles, b.slowest_pattern);
   fmt::print("hottest share (over one line's {:.3f}) -> hot lines at the slice:", law.one_line_share);
   for (const auto& q : law.share_curve) fmt::print(" {:.3f}->{:.1f}", q.share, q.chains);
   fmt::print("\n");

@@ -10,10 +10,44 @@
 #include <memory>
 #include <functional>
 #include <mutex>
+#include <tuple>
 
 #include "log_interpolation.hpp"
 
 namespace atomq::model {
+
+L2LawInputBound input_bound(const std::vector<L2LawResidual>& cells) {
+  // Inputs equal to the precision the analyzer reads them (sectors to 0.01, chains to 0.1).
+  std::map<std::tuple<int, long, long>, std::vector<const L2LawResidual*>> groups;
+  for (const L2LawResidual& c : cells)
+    if (c.measured > 0)
+      groups[{static_cast<int>(c.op), std::lround(c.sectors * 100), std::lround(c.chains * 10)}].push_back(&c);
+  L2LawInputBound b;
+  std::vector<double> errors;
+  for (const auto& [key, group] : groups) {
+    const auto by_cycles = [](const L2LawResidual* x, const L2LawResidual* y) { return x->measured < y->measured; };
+    const auto [lo, hi] = std::minmax_element(group.begin(), group.end(), by_cycles);
+    // The one value whose relative error is the same on the group's fastest and slowest cell.
+    const double best = 2 * (*lo)->measured * (*hi)->measured / ((*lo)->measured + (*hi)->measured);
+    for (const L2LawResidual* c : group) errors.push_back(std::abs(best / c->measured - 1));
+    const double worst = ((*hi)->measured - (*lo)->measured) / ((*hi)->measured + (*lo)->measured);
+    if (worst > b.max_abs_residual) {
+      b.max_abs_residual = worst;
+      b.op = (*lo)->op;
+      b.sectors = (*lo)->sectors;
+      b.chains = (*lo)->chains;
+      b.fastest_pattern = (*lo)->pattern;
+      b.slowest_pattern = (*hi)->pattern;
+      b.fastest_cycles = (*lo)->measured;
+      b.slowest_cycles = (*hi)->measured;
+    }
+  }
+  if (!errors.empty()) {
+    std::sort(errors.begin(), errors.end());
+    b.median_abs_residual = errors[errors.size() / 2];
+  }
+  return b;
+}
 
 namespace {
 
@@ -164,6 +198,7 @@ void residual_statistics(L2Law& law) {
   std::sort(abs.begin(), abs.end());
   law.median_abs_residual = abs.empty() ? 0 : abs[abs.size() / 2];
   law.max_abs_residual = abs.empty() ? 0 : abs.back();
+  law.input_bound = input_bound(law.residuals);
 }
 
 }  // namespace

@@ -96,6 +96,28 @@ TEST(L2Law, ShareCurveByLinesOnTheCommittedCalibration) {
   EXPECT_EQ(fit_l2_law(L2Section{}).share_at_lines(8), 0.0);
 }
 
+// Cells with the same inputs that measured apart bound every law of those inputs: the best one
+// value splits them evenly; on the committed calibration that bound sets the max residual.
+TEST(L2Law, InputBoundSplitsCellsWithTheSameInputs) {
+  using G = GlobalAtomicOp;
+  const std::vector<L2LawResidual> cells = {{G::kAtomCasU32, "a", 1, 1, 1.0, 0},
+                                            {G::kAtomCasU32, "b", 1.001, 1.04, 3.0, 0},
+                                            {G::kAtomCasU32, "c", 2, 1, 4.0, 0},
+                                            {G::kRedAddU32, "d", 1, 1, 5.0, 0}};
+  const L2LawInputBound b = input_bound(cells);
+  EXPECT_DOUBLE_EQ(b.max_abs_residual, 0.5);  // 1.5 cycles is 50% off 1 and 3
+  EXPECT_DOUBLE_EQ(b.median_abs_residual, 0.5);  // of 0, 0, 0.5, 0.5
+  EXPECT_EQ(b.fastest_pattern, "a");
+  EXPECT_EQ(b.slowest_pattern, "b");
+  EXPECT_EQ(input_bound({}).max_abs_residual, 0.0);
+
+  const calibration::ServiceTable t = calibration::load_service_table(std::string(ATOMQ_BUNDLED_TABLE_DIR) + "/GH100.json");
+  const L2Law law = fit_l2_law(t.l2);
+  ASSERT_TRUE(law.fitted);
+  EXPECT_LE(law.input_bound.max_abs_residual, law.max_abs_residual);
+  EXPECT_LE(law.input_bound.median_abs_residual, law.median_abs_residual);
+}
+
 TEST(L2Law, NotFittedWithoutLawCells) {
   L2Section s;
   const L2Law law = fit_l2_law(s);

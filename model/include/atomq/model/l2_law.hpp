@@ -55,6 +55,19 @@ struct L2RoundTripPoint {
   double latency_ns = 0;
 };
 
+// How well any function of the law's inputs (op, sectors per request, chains) could fit the
+// cells: cells with the same inputs that measured differently cannot all be met. For each such
+// group the best single value is the one whose relative error is the same on its fastest and
+// slowest cell; these are that value's errors, the least any law of these inputs can have.
+struct L2LawInputBound {
+  double median_abs_residual = 0, max_abs_residual = 0;
+  // The group that sets the max: its op, inputs and the two cells that measured furthest apart.
+  GlobalAtomicOp op = GlobalAtomicOp::kRedAddU32;
+  double sectors = 0, chains = 0;
+  std::string fastest_pattern, slowest_pattern;
+  double fastest_cycles = 0, slowest_cycles = 0;
+};
+
 struct L2Law {
   bool fitted = false;
   std::string not_fitted_reason;
@@ -64,6 +77,7 @@ struct L2Law {
   double one_line_share = 0;              // the hottest share of one hot line
   std::vector<L2LawResidual> residuals;   // every saturated cell fitted
   double median_abs_residual = 0, max_abs_residual = 0;
+  L2LawInputBound input_bound;  // the least residuals any law of (op, s, m) can reach on them
   // Little's law: the round trip of one global atomic alone (dependent one-lane chain at the
   // fewest warps) and its requests in flight per SM at the most warps measured; ns.
   std::optional<double> latency_alone_ns;
@@ -82,6 +96,9 @@ struct L2Law {
   double share_at_lines(double lines) const;
   double lines_at_share(double share) const;
 };
+
+// The least residuals any law of (op, sectors, chains) can reach on these cells.
+L2LawInputBound input_bound(const std::vector<L2LawResidual>& cells);
 
 // The law fitted on a table's L2 section (deterministic; not fitted, with the reason, where the
 // section has no law cells: tables calibrated before the law sweep).
