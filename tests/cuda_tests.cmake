@@ -123,6 +123,13 @@ target_link_libraries(storm_app PRIVATE CUDA::cudart_static)
 target_compile_options(storm_app PRIVATE -lineinfo)
 set_target_properties(storm_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 
+# k-means accumulation and stream compaction with their usual fixes (a program tried as a new user
+# would; its recorded run is tests/unit/model/fixtures/accumulate_app-*.json).
+add_executable(accumulate_app gpu/targets/accumulate_app.cu)
+target_link_libraries(accumulate_app PRIVATE CUDA::cudart_static)
+target_compile_options(accumulate_app PRIVATE -lineinfo)
+set_target_properties(accumulate_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
 # Global ops beyond 32-bit adds (f64, half pairs, exch, 64-bit tickets, xor): each read from the
 # SASS and served by its own calibrated cells, or a named stand-in (GPU).
 add_executable(global_ops_app gpu/targets/global_ops_app.cu)

@@ -18,6 +18,7 @@ namespace atomq::model::detail {
 namespace {
 
 constexpr double kMinimumGain = 1.05;  // a what-if below this is no advice
+constexpr double kLineBytes = 128;     // an L2 line
 // Expected largest bank load of 32 lanes on random words of 32 banks (balls into bins).
 constexpr double kRandomLanesBankConflict = 3.5;
 
@@ -96,24 +97,29 @@ struct SharedCost {
 };
 
 // The shared unit's busy time for the updates moved into shared memory, from the shared table:
-// full warps over the SMs; one address serializes the lanes (a CAS loop retires one lane per
-// round, so e rounds with e/2 lanes on average), random addresses conflict ~3.5 ways per bank.
-SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p,
-                            const ServiceTimeModel& m, double addresses, double updates) {
+// `lanes` active lanes per warp instruction over the SMs, on `addresses` words. Lanes of one
+// word serialize: a native atomic takes one wavefront per lane of the word (k = lanes per word),
+// a CAS loop retires one lane per word per round (lanes-per-word rounds, each with half of them
+// on average); words enough for every lane conflict ~3.5 ways per bank at random.
+SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p, const ServiceTimeModel& m,
+                            double addresses, double updates, double lanes = 32) {
   const bool cas = traits(a.l2.op).cas_loop_in_shared;  // a float or 64-bit add, any CAS
   const double c = cas ? 1.0 : 0.0;
-  double instructions = updates / 32, lanes = 32, serialized = kRandomLanesBankConflict;
-  if (addresses <= 1) {
-    if (cas) instructions = updates, lanes = 16.5;
-    serialized = lanes;
-  } else if (addresses < 32) {
-    serialized = std::ceil(32 / addresses);
+  lanes = std::clamp(lanes, 1.0, 32.0);
+  const double words = std::clamp(std::round(addresses), 1.0, lanes);
+  const double per_word = std::ceil(lanes / words);
+  double instructions = updates / lanes, active = lanes;
+  double serialized = words >= 32 ? kRandomLanesBankConflict : per_word;
+  if (cas && per_word > 1) {
+    instructions *= per_word;                 // one round per lane of a word
+    active = words * (per_word + 1) / 2;      // the lanes still looping, on average
+    serialized = (per_word + 1) / 2;
   }
   const double k = serialized * (1 + c);
   const double warps = std::min<double>(
       p.device.max_warps_per_sm > 0 ? p.device.max_warps_per_sm : 64,
       resident_blocks_per_sm(p) * std::max(1.0, p.launch.threads_per_block() / 32.0));
-  const ServiceTimeEstimate s = m.at(warps, lanes, c, k, OpVariant::kAdd);
+  const ServiceTimeEstimate s = m.at(warps, active, c, k, OpVariant::kAdd);
   const double sms = p.device.sm_count > 0 ? p.device.sm_count : 1;
   const double clock = p.device.sm_clock_mhz > 0 ? p.device.sm_clock_mhz
                                                  : m.table().provenance.sm_clock_mhz_end;
@@ -122,26 +128,61 @@ SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p,
   cost.ns = clock > 0 ? cycles_per_sm / clock * 1000.0 : 0.0;
   cost.basis = fmt::format("{:.3g} shared warp instructions ({}, e {:.1f}, k {:.1f}) at S {:.2f} "
                            "cycles over {:.0f} SMs",
-                           instructions, cas ? "CAS loop" : "ATOMS.ADD", lanes, k, s.cycles, sms);
+                           instructions, cas ? "CAS loop" : "ATOMS.ADD", active, k, s.cycles, sms);
   return cost;
 }
 
 // (a) Privatize into shared memory: a persistent grid, each block merging one request per
-// address it touched. The addresses: a hint, one for a hot address; else the counters bound
-// them only from below (the hottest slice's share: at least 1 / share lines), and the
-// calibrated cell's words are the assumption for the most: the what-if spans the two.
+// address it touched. The addresses: a hint; else the counters bound them (below), and the
+// what-if spans the two ends.
 struct PrivatizedAddresses {
   double fewest = 0, most = 0;
+  double lanes_at_fewest = 32;  // active lanes per warp instruction at each end
   std::string basis;
 };
 
-PrivatizedAddresses privatized_addresses(const L2Queue& q) {
+// Requests one lane of a hot word adds to the L2 counters: the op's one_address cell's requests
+// per warp instruction over its 32 lanes (1.5 on GH100: a request of the far partition is
+// counted at two slices). Lanes of one word go in separate requests, words of one sector share
+// one (the law sweep's packed cells: 48, 24, 12, 6 requests per instruction on 1, 2, 4, 8 words).
+std::optional<double> requests_per_lane(const L2Queue& q, const calibration::L2Section* section) {
+  const calibration::L2Cell* one = section ? section->saturated(q.op, AddressSpread::kOneAddress) : nullptr;
+  if (!one || !(one->requests_per_instruction > 0)) return std::nullopt;
+  return one->requests_per_instruction / 32.0;
+}
+
+// The lanes of a warp instruction on its most used hot word: its requests per instruction over
+// one lane's; 1 without them.
+double lanes_per_hot_word(const L2Queue& q, const calibration::L2Section* section) {
+  const std::optional<double> per_lane = requests_per_lane(q, section);
+  const std::optional<double> r = q.inputs.requests_per_instruction;
+  if (!per_lane || !r || !(*r > 0)) return 1.0;
+  return std::clamp(*r / *per_lane, 1.0, 32.0);
+}
+
+// On a hot address: at fewest one word, the instruction's lanes all on it (lanes per hot word
+// active); at most the words of the hot lines at the hottest slice (the law's share curve), with
+// full warps. The counters do not say which.
+PrivatizedAddresses hot_words(const L2Queue& q, const calibration::L2Section* section) {
+  PrivatizedAddresses a{1, 1, lanes_per_hot_word(q, section), "one address"};
+  if (!section || std::round(a.lanes_at_fewest) >= 32) return a;  // a full warp on one word: one address
+  const double words_per_line = kLineBytes / traits(q.op).word_bytes;
+  const double lines = std::max(1.0, std::round(l2_law_of(*section)->chains_at_share(q.inputs.hottest_share)));
+  a.most = lines * words_per_line;
+  a.basis = fmt::format("1 to {:.0f} hot words ({:.3g} requests per warp instruction: {:.1f} lanes on its "
+                        "busiest word; at fewest all its lanes on one word, at most full warps over the words "
+                        "of the {:.0f} hot line(s) at the slice)",
+                        a.most, *q.inputs.requests_per_instruction, a.lanes_at_fewest, lines);
+  return a;
+}
+
+PrivatizedAddresses privatized_addresses(const L2Queue& q, const calibration::L2Section* section) {
   const L2Inputs& in = q.inputs;
-  if (in.addresses) return {*in.addresses, *in.addresses, fmt::format("{:.0f} distinct addresses (hint)", *in.addresses)};
-  if (q.basis == L2ServiceBasis::kHotAddress) return {1, 1, "one address"};
+  if (in.addresses) return {*in.addresses, *in.addresses, 32, fmt::format("{:.0f} distinct addresses (hint)", *in.addresses)};
+  if (q.basis == L2ServiceBasis::kHotAddress) return hot_words(q, section);
   const double most = q.addresses_of_spread;
   const double fewest = in.hottest_share > 0 ? std::min(most, std::ceil(1.0 / in.hottest_share)) : most;
-  return {fewest, most,
+  return {fewest, most, 32,
           fmt::format("{:.0f} to {:.0f} addresses (at least 1 / the hottest slice's share of the requests; at "
                       "most the calibrated {} cell's words: the counters do not show the bins)",
                       fewest, most, enum_name(q.spread))};
@@ -152,29 +193,35 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
                                 std::vector<std::string>& details) {
   const L2Queue& q = a.l2;
   const L2Inputs& in = q.inputs;
-  const PrivatizedAddresses addresses = privatized_addresses(q);
+  const PrivatizedAddresses addresses = privatized_addresses(q, m.l2_section());
   const double word_bytes = traits(q.op).word_bytes;
   if (addresses.most <= 0 || addresses.most * word_bytes > kSharedMemoryBytesPerSm) {
     details.push_back(fmt::format("privatizing into shared memory: {} do not fit", addresses.basis));
     return std::nullopt;
   }
   const double blocks = persistent_grid(p);
-  const double updates = p.useful_updates.value_or(in.requests);
-  auto with = [&](double count) {
+  // Without a count of the updates: the warp instructions' active lanes where the ends say them
+  // (a hot address), else one per L2 request.
+  const bool by_lanes = !p.useful_updates && q.basis == L2ServiceBasis::kHotAddress && in.warp_instructions &&
+                        addresses.most > addresses.fewest;
+  auto with = [&](double count, double lanes) {
+    const double updates = p.useful_updates.value_or(by_lanes ? *in.warp_instructions * lanes : in.requests);
     const double requests = std::min(in.requests, count * blocks);
     const double hottest = q.basis == L2ServiceBasis::kHotAddress ? requests : requests * in.hottest_share;
-    const SharedCost shared = shared_unit_time(a, p, m, count, updates);
+    const SharedCost shared = shared_unit_time(a, p, m, count, updates, lanes);
     return predicted(t, WhatIfId::kPrivatize,
                      fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}", in.requests,
                                     requests),
                      requests, hottest, q.service_cycles, shared.ns,
                      fmt::format("{} x {:.0f} persistent blocks merge once; {:.3g} updates{} move to the shared "
                                  "unit: {}", addresses.basis, blocks, updates,
-                                 p.useful_updates ? "" : " (one per L2 request assumed)", shared.basis));
+                                 p.useful_updates ? "" : by_lanes ? fmt::format(" ({:.1f} lanes per warp instruction)", lanes)
+                                                                  : std::string(" (one per L2 request assumed)"),
+                                 shared.basis));
   };
-  WhatIf most = with(addresses.most);
+  WhatIf most = with(addresses.most, 32);
   if (addresses.fewest >= addresses.most) return most;
-  WhatIf fewest = with(addresses.fewest);
+  WhatIf fewest = with(addresses.fewest, addresses.lanes_at_fewest);
   // The larger gain is the what-if's (high end); the other is the least change (low end).
   WhatIf& best = fewest.speedup >= most.speedup ? fewest : most;
   const WhatIf& other = fewest.speedup >= most.speedup ? most : fewest;
@@ -185,18 +232,31 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
   return best;
 }
 
-// (b) Warp aggregation: the lanes of an instruction on the hot address merge into one request.
-std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t) {
+// (b) Warp aggregation: the lanes of an instruction on one word merge into one request. After it
+// an instruction makes one lane's requests per word it touches: one word at most (its lanes all
+// on the busiest word), at least as many words as full warps need at that many lanes per word.
+std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t, const calibration::L2Section* section) {
   const L2Inputs& in = a.l2.inputs;
-  if (a.l2.basis != L2ServiceBasis::kHotAddress || !in.requests_per_instruction ||
-      *in.requests_per_instruction < 1.5)
-    return std::nullopt;
-  const double merged = *in.requests_per_instruction;
-  return predicted(t, WhatIfId::kAggregateInWarp,
-                   fmt::format("aggregate same-address lanes in the warp: {:.1f} requests per "
-                                  "instruction to 1", merged),
-                   in.requests / merged, in.requests_hottest_slice / merged, a.l2.service_cycles, 0,
-                   "requests / lanes merged (the warp reduction's own cost left out)");
+  if (a.l2.basis != L2ServiceBasis::kHotAddress || !in.requests_per_instruction) return std::nullopt;
+  const double lanes = lanes_per_hot_word(a.l2, section);
+  if (lanes < 1.5) return std::nullopt;  // one lane per word already: nothing to merge
+  const double fewest_words_factor = lanes;                              // all lanes on one word
+  const double most_words_factor = std::max(1.0, lanes * lanes / 32.0);  // full warps, 32 / lanes words
+  WhatIf w = predicted(t, WhatIfId::kAggregateInWarp,
+                       fmt::format("aggregate same-address lanes in the warp: {:.1f} lanes of a word become one "
+                                   "request", lanes),
+                       in.requests / fewest_words_factor, in.requests_hottest_slice / fewest_words_factor,
+                       a.l2.service_cycles, 0,
+                       fmt::format("{:.3g} requests per warp instruction, {:.1f} lanes on its busiest word: requests / "
+                                   "{:.3g} (high: its lanes all on that word) to / {:.3g} (low: full warps over 32 / "
+                                   "{:.1f} words); the warp reduction's own cost left out",
+                                   *in.requests_per_instruction, lanes, fewest_words_factor, most_words_factor, lanes));
+  if (most_words_factor < fewest_words_factor) {
+    const WhatIf least = predicted(t, WhatIfId::kAggregateInWarp, "", in.requests / most_words_factor,
+                                   in.requests_hottest_slice / most_words_factor, a.l2.service_cycles, 0, "");
+    w.least_change_time_ns = least.predicted_time_ns;
+  }
+  return w;
 }
 
 // (c) Fewer, persistent blocks for a kernel that already privatizes: merge traffic scales
@@ -295,7 +355,7 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
     details.push_back("a global CAS retry loop: merging its updates is priced by the retry law (the CAS retry "
                       "finding), not here");
   std::vector<std::optional<WhatIf>> candidates = {
-      loop ? std::nullopt : aggregate_in_warp(a, *t),
+      loop ? std::nullopt : aggregate_in_warp(a, *t, m.l2_section()),
       privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, *t, details),
       privatized || loop ? std::nullopt : aggregate_hot_lanes(a, p, *t),
       spread_copies(a, r, *t, loop, m.cas_retry_law(), *l2_law_of(m.table().l2)),

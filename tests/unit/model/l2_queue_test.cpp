@@ -519,5 +519,49 @@ TEST_F(L2Queue, UnderReadingBusyCounterDoesNotLowerU) {
   EXPECT_NEAR(a.l2.utilization, a.l2.request_utilization, 1e-12);
 }
 
+// A hot address's requests per warp instruction tell how many lanes share its busiest word (a
+// lane of a hot word makes 1.5 requests, the one_address cell's 48 over 32 lanes): a
+// compiler-aggregated counter (one lane, 1.5 requests) has nothing left to merge in the warp, and
+// a k-means accumulation (12 requests: 8 lanes on the busiest word) privatizes between all its
+// lanes on one word and full warps over the hot line's words.
+TEST_F(L2Queue, RequestsPerInstructionBoundTheHotWordsOfAPrivatizeAndAWarpMerge) {
+  auto hot = [&](double requests_per_instruction) {
+    L2Spec l2;
+    l2.red = 30e6;
+    l2.red_hottest = 20e6;
+    l2.elapsed_cycles = 40e6 * kL2ClockMhz / 1000;
+    l2.busy_fraction = 0.9;
+    l2.warp_instructions = l2.red / requests_per_instruction;
+    KernelProfile p = global_only("hot", 40e6, l2);
+    p.launch.grid = {1056, 1, 1};
+    p.launch.max_active_blocks_per_sm = 8;
+    p.global_atomic_op = GlobalAtomicOp::kRedAddF32;
+    return analyze(p, model);
+  };
+  const KernelAnalysis one_lane = hot(1.5);
+  ASSERT_EQ(one_lane.l2.basis, L2ServiceBasis::kHotAddress);
+  EXPECT_EQ(what_if_with(one_lane, WhatIfId::kAggregateInWarp), nullptr) << "one lane per word: nothing to merge";
+
+  const KernelAnalysis kmeans = hot(12);
+  ASSERT_EQ(kmeans.l2.basis, L2ServiceBasis::kHotAddress);
+  const WhatIf* merge = what_if_with(kmeans, WhatIfId::kAggregateInWarp);
+  ASSERT_NE(merge, nullptr);
+  EXPECT_NEAR(merge->instructions, 30e6 / 8, 1.0);  // requests / the 8 lanes on the busiest word
+  ASSERT_TRUE(merge->least_change_time_ns);         // full warps: 4 words, requests / 2
+  EXPECT_GT(*merge->least_change_time_ns, *merge->predicted_time_ns);
+  const WhatIf* privatize = what_if_with(kmeans, WhatIfId::kPrivatize);
+  ASSERT_NE(privatize, nullptr);
+  EXPECT_NE(privatize->basis.find("1 to 32 hot words"), std::string::npos) << privatize->basis;
+  EXPECT_NE(privatize->basis.find("8.0 lanes on its busiest word"), std::string::npos) << privatize->basis;
+  ASSERT_TRUE(privatize->least_change_time_ns);
+  EXPECT_GT(*privatize->least_change_time_ns, *privatize->predicted_time_ns);
+
+  const KernelAnalysis full_warp = hot(48);  // every lane on one word: one address, as before
+  const WhatIf* one = what_if_with(full_warp, WhatIfId::kPrivatize);
+  ASSERT_NE(one, nullptr);
+  EXPECT_NE(one->basis.find("one address"), std::string::npos) << one->basis;
+}
+
+
 }  // namespace
 }  // namespace atomq::model
