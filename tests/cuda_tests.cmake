@@ -130,6 +130,13 @@ target_link_libraries(accumulate_app PRIVATE CUDA::cudart_static)
 target_compile_options(accumulate_app PRIVATE -lineinfo)
 set_target_properties(accumulate_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 
+# Four more patterns (int max, word count, 64-bit histogram, double sum), each with its fix and
+# an ablation (docs/validation.md, "New programs").
+add_executable(atomics_mix_app gpu/targets/atomics_mix_app.cu)
+target_link_libraries(atomics_mix_app PRIVATE CUDA::cudart_static)
+target_compile_options(atomics_mix_app PRIVATE -lineinfo)
+set_target_properties(atomics_mix_app PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
 # Global ops beyond 32-bit adds (f64, half pairs, exch, 64-bit tickets, xor): each read from the
 # SASS and served by its own calibrated cells, or a named stand-in (GPU).
 add_executable(global_ops_app gpu/targets/global_ops_app.cu)
