@@ -81,14 +81,16 @@ std::optional<WhatIf> warp_copies_what_if(const KernelAnalysis& a, const KernelP
 // The kernel's predicted time from its floors (kernel_time.cpp): after the units are bound.
 KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelProfile& p);
 
-// The work no change of the atomics removes, by the floors the counters give (kernel_time.cpp):
-// the DRAM bytes at the reachable bandwidth and the load latency floor, the larger; what-ifs
-// keep at least this much of the kernel's time (a busy atomic unit hides it). 0 without either.
+// The work no change of the atomics removes, by a floor the counters give (kernel_time.cpp): the
+// DRAM bytes at the reachable bandwidth; what-ifs keep at least this much of the kernel's time
+// (a busy atomic unit hides it). The load latency floor is an estimate, not a floor (a kernel
+// with several loads in flight per warp runs below it: the intervals take it at their low end,
+// gain_interval.cpp). 0 without the counter.
 struct RestFloor {
   double ns = 0;
   std::string basis;  // "non-atomic work X us (...)"
 };
-RestFloor rest_floor(const KernelAnalysis& a, const KernelProfile& p);
+RestFloor rest_floor(const KernelProfile& p);
 
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.

@@ -54,21 +54,13 @@ std::string other_floor_text(const KernelTimePrediction& t, const KernelAnalysis
 
 }  // namespace
 
-RestFloor rest_floor(const KernelAnalysis& a, const KernelProfile& p) {
+RestFloor rest_floor(const KernelProfile& p) {
   RestFloor f;
   const auto bytes = finite_positive(p.counter(metric::kDramBytesRead));
   if (bytes && p.device.dram_peak_bytes_per_s > 0) {
     f.ns = *bytes / p.device.dram_peak_bytes_per_s * 1e9;
     f.basis = fmt::format("non-atomic work {:.1f} us (reading {:.0f} MB from DRAM at the reachable bandwidth)",
                           f.ns / 1e3, *bytes / 1e6);
-  }
-  // A loop's loads keep their round trips whatever the atomics do (docs/model.md, "The load
-  // latency floor"; the ablations without atomics measure 0.80-0.93 of it).
-  const LoadLatencyFloor& loads = a.load_latency;
-  if (loads.evaluated && loads.floor_ns && *loads.floor_ns > f.ns) {
-    f.ns = *loads.floor_ns;
-    f.basis = fmt::format("non-atomic work {:.1f} us (the load latency floor: {:.3g} loads per warp at {:.0f} ns)",
-                          f.ns / 1e3, loads.loads_per_warp, loads.round_trip_ns);
   }
   return f;
 }

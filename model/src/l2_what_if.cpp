@@ -1,6 +1,6 @@
 // The L2 what-ifs (docs/model.md, "The L2 queue"). Kernel time is split into the non-atomic
 // work, which stays (duration minus the hottest slice's busy time, floored by reading DRAM at
-// the reachable bandwidth and by the loads' round trips), and the L2 time at the hottest slice, which the change scales:
+// the reachable bandwidth), and the L2 time at the hottest slice, which the change scales:
 //   T' = max(non-atomic work, shared-unit time of updates moved to shared memory) + L2 time'.
 #include <fmt/format.h>
 
@@ -48,7 +48,7 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
   t.other_basis = fmt::format("non-atomic work {:.1f} us (duration {:.1f} us - hottest slice busy "
                               "{:.1f} us, from {})", t.other_ns / 1e3, t.time_ns / 1e3,
                               l2_busy_ns / 1e3, share_source);
-  const RestFloor floor = rest_floor(a, p);
+  const RestFloor floor = rest_floor(p);
   if (floor.ns > t.other_ns) {
     t.other_ns = floor.ns;
     t.other_basis = floor.basis;

@@ -103,7 +103,7 @@ std::optional<WhatIf> block_local_bins(const KernelAnalysis& a, const KernelProf
   const ServiceTimeEstimate local = m.at(m.table().axes.n.back(), 32, 0, 1, calibration::OpVariant::kAdd);
   if (!std::isfinite(local.cycles) || !(local.cycles > 0)) return std::nullopt;
   const double local_ns = d.requests_per_sm * local.cycles / *active_avg * T;
-  const RestFloor rest = rest_floor(a, p);
+  const RestFloor rest = rest_floor(p);
   const double after = std::max({T - *d.atomic_bound_time_ns + local_ns, local_ns, rest.ns});
   if (!(after > 0) || after >= T) return std::nullopt;  // a change that changes nothing is not proposed
   WhatIf w;

@@ -363,10 +363,10 @@ TEST(ValidationRuns, GlobalCasLoopsArePricedByTheRetryLaw) {
   EXPECT_NE(what_if_with(max, WhatIfId::kLoadBeforeCas), nullptr);
 }
 
-}  // namespace
-// A busy atomic unit hides the rest of the kernel: what a change of the atomics leaves is at
-// least the loads' round trips (the load latency floor), on the L2 what-ifs and the DSMEM one.
-TEST(ValidationRuns, WhatIfsKeepAtLeastTheLoadLatencyFloor) {
+// A busy atomic unit hides the rest of the kernel: the what-ifs' low end (full overlap) keeps at
+// least the loads' round trips (the load latency floor) on the L2 what-ifs and the DSMEM one;
+// their high end does not (an estimate, not a floor: a kernel with loads in flight runs below it).
+TEST(ValidationRuns, WhatIfsKeepTheLoadLatencyFloorAtTheirLowEnd) {
   const ServiceTimeModel model = bundled_model();
   const std::pair<const char*, WhatIfId> cases[] = {{"upsample_backward", WhatIfId::kPrivatize},
                                                     {"dsmem_histogram", WhatIfId::kBlockLocalBins},
@@ -376,14 +376,13 @@ TEST(ValidationRuns, WhatIfsKeepAtLeastTheLoadLatencyFloor) {
     const KernelProfile p = case_profile(name, std::string(name) == "dsmem_histogram" ? "dsmem_atomics" : "global_atomics");
     const KernelAnalysis a = analyze(p, model);
     ASSERT_TRUE(a.load_latency.floor_ns);
-    const WhatIf* w = nullptr;
-    for (const Finding& f : a.findings)
-      for (const WhatIf& x : f.what_ifs)
-        if (x.id == id) w = &x;
+    const WhatIf* w = what_if_with(a, id);
     ASSERT_NE(w, nullptr);
-    EXPECT_GE(w->predicted_time_ns, *a.load_latency.floor_ns);
-    EXPECT_NE(w->basis.find("load latency floor"), std::string::npos) << w->basis;
+    ASSERT_TRUE(w->interval.evaluated);
+    EXPECT_GE(w->interval.time_ns_at_low, *a.load_latency.floor_ns);
+    EXPECT_LE(w->interval.time_ns_at_high, w->interval.time_ns_at_low);
   }
 }
 
+}  // namespace
 }  // namespace atomq::model
