@@ -35,6 +35,14 @@ std::string other_floor_text(const KernelTimePrediction& t, const KernelAnalysis
                        percent(t.sm_active_balance));
   const double issue = t.issue_ns.value_or(0) / T, memory = t.memory_ns.value_or(0) / T;
   const double loads = t.load_latency_ns.value_or(0) / T;
+  // One at a time the round trips would take longer than the kernel did: by Little's law its
+  // warps kept that many loads in flight at once, and the loads' latency still sets its time.
+  if (loads > 1.0 && loads >= memory && loads >= issue)
+    return fmt::format("load latency: {:.3g} loads per resident warp at {:.0f} ns per round trip, about {:.1f} in "
+                       "flight per warp at once (one at a time they would take {} of the kernel's time; DRAM "
+                       "bandwidth {}, instruction issue {})",
+                       a.load_latency.loads_per_warp, a.load_latency.round_trip_ns, loads, percent(loads),
+                       percent(memory), percent(issue));
   if (loads >= kFloorExplainsShare && loads >= memory && loads >= issue)
     return fmt::format("load latency: {:.3g} loads per resident warp, each waited for, at {:.0f} ns per round trip "
                        "take {} of the kernel's time (DRAM bandwidth {}, instruction issue {})",
