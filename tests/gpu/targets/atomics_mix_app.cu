@@ -1,10 +1,10 @@
 // Four atomic patterns tried with atomq as a new user would, each with a baseline (_base), the
 // usual fix (_fix) and an ablation without the atomic (_none); docs/validation.md, "New programs".
 //   max_one   the maximum of 64 Mi ints into one word (atomicMax per element; fix: __reduce_max_sync,
-//             one atomicMax per warp)
+//             one atomicMax per warp; max_one_block: one per block, measured after its prediction)
 //   words     a word count: 16 Mi keys (a million distinct) hashed into 4 Mi counters (no fix)
 //   hist64    a 256-bin histogram of 64 Mi samples in 64-bit counters (fix: 32-bit counters in
-//             shared memory, added to the global ones once per block)
+//             shared memory, added to the global ones once per block; fix64: 64-bit shared counters)
 //   dsum      the sum of 16 Mi doubles into one word (fix: a warp shuffle sum, one atomicAdd per warp)
 // `atomics_mix_app` runs each kernel once; `atomics_mix_app t` times each, median of 7, CUDA events.
 // the atomic (_none): `prog` runs each once (for atomq analyze), `prog t` times each (median of 7).
@@ -26,6 +26,18 @@ __global__ void max_one_fix(const int* x, long long n, int* out, unsigned* sink)
     if ((threadIdx.x & 31) == 0) atomicMax(out, v);
   }
 }
+// The recommended fix measured after its prediction: the block's maximum in shared memory, one
+// atomicMax per block.
+__global__ void max_one_block(const int* x, long long n, int* out, unsigned* sink) {
+  __shared__ int m;
+  if (threadIdx.x == 0) m = INT_MIN;
+  __syncthreads();
+  int v = INT_MIN;
+  GRID_STRIDE(i, n) v = max(v, x[i]);
+  atomicMax(&m, __reduce_max_sync(0xffffffffu, v));
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(out, m);
+}
 __global__ void max_one_none(const int* x, long long n, int* out, unsigned* sink) { unsigned a = 0; GRID_STRIDE(i, n) a ^= x[i]; sink_if(a, sink); }
 
 // B: word count: 16 Mi keys hashed into 4 Mi counters.
@@ -42,6 +54,16 @@ __global__ void hist64_fix(const unsigned* x, long long n, unsigned long long* b
   GRID_STRIDE(i, n) atomicAdd(&s[x[i] & 255u], 1u);
   __syncthreads();
   for (int t = threadIdx.x; t < 256; t += blockDim.x) if (s[t]) atomicAdd(&bins[t], (unsigned long long)s[t]);
+}
+// The same privatization with the counters kept at 64 bits in shared memory (the op the baseline
+// uses, as the privatize what-if prices it).
+__global__ void hist64_fix64(const unsigned* x, long long n, unsigned long long* bins, unsigned* sink) {
+  __shared__ unsigned long long s[256];
+  for (int t = threadIdx.x; t < 256; t += blockDim.x) s[t] = 0;
+  __syncthreads();
+  GRID_STRIDE(i, n) atomicAdd(&s[x[i] & 255u], 1ull);
+  __syncthreads();
+  for (int t = threadIdx.x; t < 256; t += blockDim.x) if (s[t]) atomicAdd(&bins[t], s[t]);
 }
 __global__ void hist64_none(const unsigned* x, long long n, unsigned long long* bins, unsigned* sink) { unsigned a = 0; GRID_STRIDE(i, n) a ^= x[i] & 255u; sink_if(a, sink); }
 
@@ -77,9 +99,9 @@ int main(int argc, char** argv) {
   void* argsA[] = {&x, (void*)&nA, &omax, &sink}; void* argsB[] = {&k, (void*)&nB, &cnt, &sink};
   void* argsC[] = {&c, (void*)&nC, &bins, &sink}; void* argsD[] = {&d, (void*)&nD, &dsum, &sink};
   struct K { const char* name; const void* fn; void** args; } ks[] = {
-    {"max_one_base", (const void*)max_one_base, argsA}, {"max_one_fix", (const void*)max_one_fix, argsA}, {"max_one_none", (const void*)max_one_none, argsA},
+    {"max_one_base", (const void*)max_one_base, argsA}, {"max_one_fix", (const void*)max_one_fix, argsA}, {"max_one_block", (const void*)max_one_block, argsA}, {"max_one_none", (const void*)max_one_none, argsA},
     {"words_base", (const void*)words_base, argsB}, {"words_none", (const void*)words_none, argsB},
-    {"hist64_base", (const void*)hist64_base, argsC}, {"hist64_fix", (const void*)hist64_fix, argsC}, {"hist64_none", (const void*)hist64_none, argsC},
+    {"hist64_base", (const void*)hist64_base, argsC}, {"hist64_fix", (const void*)hist64_fix, argsC}, {"hist64_fix64", (const void*)hist64_fix64, argsC}, {"hist64_none", (const void*)hist64_none, argsC},
     {"dsum_base", (const void*)dsum_base, argsD}, {"dsum_fix", (const void*)dsum_fix, argsD}, {"dsum_none", (const void*)dsum_none, argsD}};
   for (auto& kk : ks) {
     reset();
