@@ -80,10 +80,10 @@ def short(name):
     return name.split("(")[0].split("<")[0].split("::")[-1][:40]
 
 
-def analyze(atomq, out, tag, kernel_re, program, order):
+def analyze(atomq, out, tag, kernel_re, program, order, jobs):
     path = out / f"{tag}.json"
     cmd = [atomq, "-q", "analyze", "-o", str(path), "--instructions-kernel", kernel_re,
-           "--kernel-name", "regex:" + kernel_re, "--", *program, order]
+           "--instruction-jobs", str(jobs), "--kernel-name", "regex:" + kernel_re, "--", *program, order]
     with open(out / f"{tag}.log", "w") as log:
         rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
     if rc != 0:
@@ -98,10 +98,13 @@ def main():
     parser.add_argument("out", type=pathlib.Path)
     parser.add_argument("--kernel", default="storm_")
     parser.add_argument("--tolerance", type=float, default=0.25)
+    # 1: the per-instruction run after the counter run, not beside it on the same GPU (whose
+    # contention changes how often a global CAS loop retries)
+    parser.add_argument("--instruction-jobs", type=int, default=4)
     args = parser.parse_args(sys.argv[1:split])
     program = sys.argv[split + 1:]
     args.out.mkdir(parents=True, exist_ok=True)
-    runs = {order: analyze(args.atomq, args.out, f"order_{order}", args.kernel, program, order)
+    runs = {order: analyze(args.atomq, args.out, f"order_{order}", args.kernel, program, order, args.instruction_jobs)
             for order in ("uo", "ou", "u", "o")}
     failures, rows = [], []
     # In order "uo" a kernel's second launch is the one-value input, derived; in "ou" the uniform.
