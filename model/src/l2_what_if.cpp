@@ -137,7 +137,7 @@ SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p, con
 // what-if spans the two ends.
 struct PrivatizedAddresses {
   double fewest = 0, most = 0;
-  double lanes_at_fewest = 32;  // active lanes per warp instruction at each end
+  double lanes_at_fewest = 32;  // active lanes per warp instruction at the fewest end (the most: 32)
   std::string basis;
 };
 
