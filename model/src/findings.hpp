@@ -85,10 +85,12 @@ KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelPr
 // DRAM bytes at the reachable bandwidth; what-ifs keep at least this much of the kernel's time
 // (a busy atomic unit hides it). The load latency floor is an estimate, not a floor (a kernel
 // with several loads in flight per warp runs below it: the intervals take it at their low end,
-// gain_interval.cpp). 0 without the counter.
+// gain_interval.cpp). The one computation of the DRAM floor: the what-ifs, the intervals' memory
+// floor and the predicted time's memory floor all read it.
 struct RestFloor {
+  bool measured = false;  // the DRAM counter and the peak bandwidth are known (ns may then be 0)
   double ns = 0;
-  std::string basis;  // "non-atomic work X us (...)"
+  std::string basis;      // "non-atomic work X us (...)"
 };
 RestFloor rest_floor(const KernelProfile& p);
 

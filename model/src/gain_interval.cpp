@@ -8,6 +8,7 @@
 
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "findings.hpp"
 
 namespace atomq::model {
 
@@ -29,9 +30,7 @@ KernelTime kernel_time(const KernelProfile& p, const LoadLatencyFloor& loads) {
   }
   const auto duration = p.counter(metric::kDurationNs);
   if (duration && std::isfinite(*duration)) t.duration_ns = *duration;
-  const auto bytes = p.counter(metric::kDramBytesRead);
-  if (bytes && std::isfinite(*bytes) && *bytes >= 0 && p.device.dram_peak_bytes_per_s > 0)
-    t.memory_floor_ns = *bytes / p.device.dram_peak_bytes_per_s * 1e9;
+  if (const detail::RestFloor dram = detail::rest_floor(p); dram.measured) t.memory_floor_ns = dram.ns;
   return t;
 }
 

@@ -64,8 +64,9 @@ std::string other_floor_text(const KernelTimePrediction& t, const KernelAnalysis
 
 RestFloor rest_floor(const KernelProfile& p) {
   RestFloor f;
-  const auto bytes = finite_positive(p.counter(metric::kDramBytesRead));
-  if (bytes && p.device.dram_peak_bytes_per_s > 0) {
+  const auto bytes = p.counter(metric::kDramBytesRead);
+  if (bytes && std::isfinite(*bytes) && *bytes >= 0 && p.device.dram_peak_bytes_per_s > 0) {
+    f.measured = true;
     f.ns = *bytes / p.device.dram_peak_bytes_per_s * 1e9;
     f.basis = fmt::format("non-atomic work {:.1f} us (reading {:.0f} MB from DRAM at the reachable bandwidth)",
                           f.ns / 1e3, *bytes / 1e6);
@@ -90,8 +91,7 @@ KernelTimePrediction predict_kernel_time(const KernelAnalysis& a, const KernelPr
   const auto active = finite_positive(p.counter(metric::kCyclesActiveMax));
   if (instructions && active && duration)
     t.issue_ns = std::min(1.0, *instructions / kWarpSchedulersPerSm / *active) * *duration;
-  const auto bytes = finite_positive(p.counter(metric::kDramBytesRead));
-  if (bytes && p.device.dram_peak_bytes_per_s > 0) t.memory_ns = *bytes / p.device.dram_peak_bytes_per_s * 1e9;
+  if (const RestFloor dram = rest_floor(p); dram.ns > 0) t.memory_ns = dram.ns;
   if (a.load_latency.evaluated) t.load_latency_ns = a.load_latency.floor_ns;
   t.load_latency_basis = a.load_latency.evaluated ? a.load_latency.basis : a.load_latency.not_evaluated_reason;
   const std::pair<const std::optional<double>*, const char*> floors[] = {{&t.atomic_ns, "atomic units"},

@@ -237,8 +237,8 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
 // on the busiest word), at least as many words as full warps need at that many lanes per word.
 std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t, const calibration::L2Section* section) {
   const L2Inputs& in = a.l2.inputs;
-  if (a.l2.basis != L2ServiceBasis::kHotAddress || !in.requests_per_instruction) return std::nullopt;
-  const double lanes = lanes_per_hot_word(a.l2, section);
+  if (a.l2.basis != L2ServiceBasis::kHotAddress) return std::nullopt;
+  const double lanes = lanes_per_hot_word(a.l2, section);  // 1 without requests per instruction
   if (lanes < 1.5) return std::nullopt;  // one lane per word already: nothing to merge
   const double fewest_words_factor = lanes;                              // all lanes on one word
   const double most_words_factor = std::max(1.0, lanes * lanes / 32.0);  // full warps, 32 / lanes words

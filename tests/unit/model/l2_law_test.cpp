@@ -114,8 +114,7 @@ TEST(L2Law, InputBoundSplitsCellsWithTheSameInputs) {
   const calibration::ServiceTable t = calibration::load_service_table(std::string(ATOMQ_BUNDLED_TABLE_DIR) + "/GH100.json");
   const L2Law law = fit_l2_law(t.l2);
   ASSERT_TRUE(law.fitted);
-  EXPECT_LE(law.input_bound.max_abs_residual, law.max_abs_residual);
-  EXPECT_LE(law.input_bound.median_abs_residual, law.median_abs_residual);
+  EXPECT_LE(law.input_bound.max_abs_residual, law.max_abs_residual);  // the fitted law is one such function
 }
 
 TEST(L2Law, NotFittedWithoutLawCells) {

@@ -57,8 +57,9 @@ struct L2RoundTripPoint {
 
 // How well any function of the law's inputs (op, sectors per request, chains) could fit the
 // cells: cells with the same inputs that measured differently cannot all be met. For each such
-// group the best single value is the one whose relative error is the same on its fastest and
-// slowest cell; these are that value's errors, the least any law of these inputs can have.
+// group the value whose relative error is the same on its fastest and slowest cell makes the
+// smallest largest error: max_abs_residual is a bound no law of these inputs beats. The median
+// is that fit's (one value per group), not a bound.
 struct L2LawInputBound {
   double median_abs_residual = 0, max_abs_residual = 0;
   // The group that sets the max: its op, inputs and the two cells that measured furthest apart.
