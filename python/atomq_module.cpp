@@ -16,6 +16,7 @@
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/analysis_json.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "atomq/model/rules.hpp"
 #include "atomq/model/service_time.hpp"
 #include "atomq/model/table_selection.hpp"
 #include "atomq/run_document/run_document.hpp"
@@ -47,8 +48,15 @@ Table load_table(const std::string& path, const std::string& chip) {
 
 py::object json_to_python(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
 
-py::object analyze_profile(const model::KernelProfile& profile, const Table& table) {
-  return json_to_python(model::analysis_to_json(model::analyze(profile, *table.model)));
+// `rules`: a dict of overrides as apply_rules_json reads them (thresholds, "terms_off"); a bad
+// one is a ValueError naming its key.
+py::object analyze_profile(const model::KernelProfile& profile, const Table& table, const py::object& rules) {
+  model::Rules r = model::default_rules();
+  if (!rules.is_none()) {
+    const std::string text = py::module_::import("json").attr("dumps")(rules).cast<std::string>();
+    if (const std::string error = model::apply_rules_json(text, r); !error.empty()) throw py::value_error(error);
+  }
+  return json_to_python(model::analysis_to_json(model::analyze(profile, *table.model, r)));
 }
 
 // One argument of what_if within its physical range, else ValueError naming it (as the CLI
@@ -161,14 +169,21 @@ PYBIND11_MODULE(_atomq, m) {
   m.doc() = "atomq: the queueing model of the GPU shared-memory atomic unit";
   m.attr("__version__") = kVersion;
   bind_types(m);
+  m.def("model_terms", [] {
+          std::vector<std::string> names;
+          for (model::ModelTerm t : enum_values<model::ModelTerm>()) names.push_back(enum_name(t));
+          return names;
+        },
+        "the names of the model's terms that analyze(rules={\"terms_off\": [...]}) can switch off");
   m.def("data_dir", &data_dir, "atomq's data folder (share/atomq), or None");
   m.def("load_table", &load_table, py::arg("path") = "", py::arg("chip") = "",
         "the table given, else the one atomq analyze would use for chip (user calibration, else bundled)");
   m.def("read_profiles", [](const std::string& path) { return run::load_run_document(path).profiles; },
         py::arg("path"), "the kernel profiles of a run document");
   m.def("load_profile", &model::load_kernel_profile, py::arg("path"), "one kernel profile document");
-  m.def("analyze", &analyze_profile, py::arg("profile"), py::arg("table"),
-        "the model's analysis of a profile, as the atomq.analysis JSON document (a dict)");
+  m.def("analyze", &analyze_profile, py::arg("profile"), py::arg("table"), py::arg("rules") = py::none(),
+        "the model's analysis of a profile, as the atomq.analysis JSON document (a dict); rules: a dict of "
+        "overrides of the model's rules (thresholds, \"terms_off\": [term names])");
   m.def("what_if", &what_if, py::arg("profile"), py::arg("table"), py::arg("n") = py::none(),
         py::arg("e") = py::none(), py::arg("c") = py::none(), py::arg("k") = py::none(),
         py::arg("instruction_factor") = 1.0, py::arg("description") = "what-if",

@@ -38,14 +38,14 @@ bool take_inputs(KernelAnalysis& a, const KernelProfile& profile, const ServiceT
 // n̂: the seed's occupancy estimate, raised to the floor X * S(1) when it is below it:
 // one warp alone completes at most 1 / S(1) atomics per cycle (the calibrated single-warp
 // rate), so sustaining X needs at least X * S(1) warps issuing atomics.
-void estimate_queue_length(KernelAnalysis& a, const ServiceTimeModel& m) {
+void estimate_queue_length(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r) {
   const ModelInputs& in = a.inputs;
   const ServiceTimeEstimate single_warp = m.single_warp_service(
       in.active_lanes, in.cas_share, in.wavefronts_per_instruction, in.variant);
   const double warp_floor = in.throughput_per_sm_cycle() * single_warp.cycles;
   a.queue_length = in.queue_length_seed;
   a.queue_length_method = "achieved occupancy x max warps per SM";
-  if (std::isfinite(warp_floor) && warp_floor > a.queue_length) {
+  if (r.uses(ModelTerm::kQueueLengthFloor) && std::isfinite(warp_floor) && warp_floor > a.queue_length) {
     a.queue_length = std::min<double>(warp_floor, in.max_warps_per_sm);
     a.queue_length_method =
         "raised to X x S(1), the fewest warps that sustain the measured rate (occupancy "
@@ -121,8 +121,8 @@ void assess_boundness(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
 
 // The DSMEM path binds where it is worse than the kernel's class so far, or as bound and busier
 // than the unit that set it.
-void bind_dsmem_path(KernelAnalysis& a) {
-  if (!a.dsmem.evaluated || !more_bound(a.dsmem.utilization_class, UtilizationClass::kNotAtomicBound)) return;
+void bind_dsmem_path(KernelAnalysis& a, const Rules& r) {
+  if (!r.uses(ModelTerm::kDsmemPath) || !a.dsmem.evaluated || !more_bound(a.dsmem.utilization_class, UtilizationClass::kNotAtomicBound)) return;
   const double current = a.binding_unit == BindingUnit::kL2AtomicUnit       ? a.l2.utilization
                          : a.binding_unit == BindingUnit::kSharedAtomicUnit ? a.utilization.mean
                                                                             : 0.0;
@@ -149,6 +149,7 @@ void bind_units(KernelAnalysis& a, const KernelProfile& profile, const Rules& r)
     a.utilization_class = l2;
     a.binding_unit = BindingUnit::kL2AtomicUnit;
   }
+  if (!r.uses(ModelTerm::kUnitsInSequence)) return;
   a.units_in_sequence = detail::units_in_sequence(a, profile, r);
   UnitsInSequence& seq = a.units_in_sequence;
   if (!seq.evaluated || !more_bound(seq.utilization_class, a.utilization_class)) return;
@@ -164,7 +165,7 @@ bool evaluate_shared_unit(KernelAnalysis& a, const KernelProfile& profile,
                           const ServiceTimeModel& m, const Rules& r) {
   if (!take_inputs(a, profile, m, r)) return false;
   detail::add_table_mismatch(a);
-  estimate_queue_length(a, m);
+  estimate_queue_length(a, m, r);
   if (!compute_utilization(a, m)) return false;
   assess_boundness(a, m, r);
   a.shared_unit_class = classify(a.utilization.mean, r);
@@ -191,6 +192,7 @@ void take_sites(KernelAnalysis& a, const KernelProfile& profile) {
 // A CAS retry loop binds the kernel through its chain of attempts even where the unit is not
 // busy: its class is at least what the loop gives (cas_retry.cpp).
 void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
+  if (!r.uses(ModelTerm::kSharedCasRetryClass)) return;
   const std::optional<CasRetryTotals> t = detail::retrying_cas(a, r);
   if (!t) return;
   const UtilizationClass loop_class = detail::cas_retry_class(*t, r);
@@ -208,7 +210,7 @@ void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
 void add_findings_with_warp_copies(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
                                    const Rules& r) {
   detail::add_evaluated_findings(a, m, r);
-  if (a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization) return;
+  if (!r.uses(ModelTerm::kWarpCopies) || a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization) return;
   // Not on the L2's headline: copies of shared counters do not touch the L2 slices' queue.
   if (a.binding_unit == BindingUnit::kL2AtomicUnit && !a.units_in_sequence.sets_class) return;
   if (std::optional<WhatIf> w = detail::warp_copies_what_if(a, profile))
@@ -230,7 +232,10 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   std::vector<PathTraffic> unmodelled =
       unmodelled_path_traffic(profile, m.l2_section() ? m.l2_section()->ops : std::vector<GlobalAtomicOp>{});
   a.dsmem = evaluate_dsmem_unit(profile, m.dsmem_section(), r);
-  a.load_latency = evaluate_load_latency(profile, m.load_section());
+  if (r.uses(ModelTerm::kLoadLatencyFloor))
+    a.load_latency = evaluate_load_latency(profile, m.load_section());
+  else
+    a.load_latency.not_evaluated_reason = "load latency floor: switched off (rules' terms_off)";
   if (a.dsmem.evaluated)  // modelled now: its finding says what it costs (path_findings.cpp)
     unmodelled.erase(std::remove_if(unmodelled.begin(), unmodelled.end(),
                                     [](const PathTraffic& t) { return t.path == AtomicPath::kDsmem; }),
@@ -253,7 +258,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   if (shared_ok && !idle_shared_unit) raise_class_for_cas_retry(a, r);
   if (!a.l2.evaluated) a.notes.push_back(a.l2.not_evaluated_reason);
   bind_units(a, profile, r);
-  bind_dsmem_path(a);
+  bind_dsmem_path(a, r);
   if (idle_shared_unit)
     detail::add_idle_shared_unit_findings(a);
   else if (shared_ok)

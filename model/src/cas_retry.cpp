@@ -141,7 +141,7 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
 }
 
 void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m, const Rules& r) {
-  if (a.has(FindingKind::kCasRetry)) return;
+  if (!r.uses(ModelTerm::kGlobalCasRetry) || a.has(FindingKind::kCasRetry)) return;
   const std::optional<CasRetryTotals> t = retrying_global_cas(a, r);
   if (!t) return;
   const AtomicSite& worst = *t->worst;
@@ -170,7 +170,7 @@ void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const
     return std::any_of(g.what_ifs.begin(), g.what_ifs.end(),
                        [](const WhatIf& w) { return w.id == WhatIfId::kLoadBeforeCas; });
   });
-  if (a.l2.basis != L2ServiceBasis::kHotAddress && !priced)
+  if (r.uses(ModelTerm::kProbeChain) && a.l2.basis != L2ServiceBasis::kHotAddress && !priced)
     if (std::optional<WhatIf> w = load_before_cas_on_chain(a, profile, m.load_section()))
       f.what_ifs.push_back(std::move(*w));
   f.recommendation =

@@ -88,6 +88,15 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
   return g;
 }
 
+// With the overlap term off (rules' terms_off) an interval is its no-overlap point.
+GainInterval with_overlap_term(GainInterval g, const Rules& rules) {
+  if (rules.uses(ModelTerm::kOverlapInterval) || !g.evaluated) return g;
+  g.low = g.high;
+  g.time_ns_at_low = g.time_ns_at_high;
+  g.basis += "; the full-overlap end switched off (rules' terms_off): the no-overlap point";
+  return g;
+}
+
 // A CAS loop's fix: its what-ifs are the finding's best and worst case; each gets their span,
 // the low end no higher than the full-overlap bound (`full_overlap_low`): a loop that ran under
 // the rest of the kernel (the warps waiting on memory) shrinks without the kernel doing so.
@@ -129,8 +138,9 @@ bool is_l2(FindingKind k) {
 
 GainInterval shared_unit_interval(const KernelAnalysis& a, const KernelProfile& profile, const WhatIf& w,
                                   const Rules& rules) {
-  return overlap_interval(w, kernel_time(profile, a.load_latency), a.utilization.max, rules.overlap_saturation_tolerance,
-                          "shared atomic unit's");
+  return with_overlap_term(overlap_interval(w, kernel_time(profile, a.load_latency), a.utilization.max,
+                                           rules.overlap_saturation_tolerance, "shared atomic unit's"),
+                           rules);
 }
 
 void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, const Rules& rules) {
@@ -142,7 +152,8 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
         continue;
       double overlap_low = std::numeric_limits<double>::infinity();
       for (const WhatIf& w : f.what_ifs)
-        if (const GainInterval g = overlap_interval(w, t, a.utilization.max, rules.overlap_saturation_tolerance, "");
+        if (const GainInterval g =
+                with_overlap_term(overlap_interval(w, t, a.utilization.max, rules.overlap_saturation_tolerance, ""), rules);
             g.evaluated)
           overlap_low = std::min(overlap_low, g.low);
       cas_retry_intervals(f, overlap_low);
@@ -165,7 +176,7 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
                   "counters do not say, so they do not bound the rest of the kernel below its time";
     for (WhatIf& w : f.what_ifs)
       if (!w.interval.evaluated)  // a what-if that set its own ends (warp_copies_what_if.cpp) keeps them
-        w.interval = overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit, unbounded);
+        w.interval = with_overlap_term(overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit, unbounded), rules);
   }
 }
 

@@ -130,7 +130,7 @@ bool overstated_unconfirmed(const L2Inputs& in, const L2Cell& cell, const Rules&
 // One hot address: the hottest slice holds most requests and retires them no faster than the
 // calibrated same-address rate of the op.
 bool hot_address(const L2Inputs& in, const L2Section& s, const Rules& r, OpChoice& choice) {
-  if (in.hottest_share < r.l2_hot_address_min_share) return false;
+  if (!r.uses(ModelTerm::kL2HotAddress) || in.hottest_share < r.l2_hot_address_min_share) return false;
   choice = choose_op(in, s, AddressSpread::kOneAddress, r);
   return choice.cell &&
          in.observed_cycles_per_request() >= choice.cell->cycles_per_request * (1 - r.l2_rate_tolerance);
@@ -193,7 +193,9 @@ void cross_check_busy(L2Queue& q, const L2Cell& cell, const Rules& r) {
 // which the recorded integer kernels' fixes bear out (docs/model.md).
 void apply_serialization(L2Queue& q, const L2Cell& cell, const L2Cell* one_address, const Rules& r) {
   const auto& busy = q.inputs.busy_fraction;
-  if (!busy || !q.expected_busy_fraction || q.calibrated_busy_fraction <= 0) return;
+  if (!r.uses(ModelTerm::kL2BusySerialization) || !busy || !q.expected_busy_fraction ||
+      q.calibrated_busy_fraction <= 0)
+    return;
   if (*busy - *q.expected_busy_fraction <= r.l2_busy_cross_check_tolerance) return;
   const double observed = q.inputs.observed_cycles_per_request();
   const double busy_per_request = *busy * observed;
@@ -231,8 +233,8 @@ void apply_serialization(L2Queue& q, const L2Cell& cell, const L2Cell* one_addre
 // intervals then start at no gain (gain_interval.cpp).
 void apply_overstated_requests(L2Queue& q, const Rules& r) {
   const auto& busy = q.inputs.busy_fraction;
-  if (!busy || q.calibrated_busy_fraction <= 0 || q.utilization_basis != L2UtilizationBasis::kRequests ||
-      q.request_utilization <= 1.0 + r.l2_rate_tolerance || *busy < q.calibrated_busy_fraction)
+  if (!r.uses(ModelTerm::kL2OverstatedSaturation) || !busy || q.calibrated_busy_fraction <= 0 ||
+      q.utilization_basis != L2UtilizationBasis::kRequests || q.request_utilization <= 1.0 + r.l2_rate_tolerance || *busy < q.calibrated_busy_fraction)
     return;
   q.utilization = 1.0;
   q.busy_cycles = q.utilization * q.inputs.elapsed_cycles;
@@ -296,7 +298,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
     const GlobalAtomicOp op_for_spread = first.cell ? first.cell->op : in.candidate_ops.front();
     q.spread = choose_spread(in, s, op_for_spread, uneven, r, false);
     choice = choose_op(in, s, q.spread, r);
-    if (choice.cell && overstated_unconfirmed(in, *choice.cell, r)) {
+    if (r.uses(ModelTerm::kL2SpreadRechoice) && choice.cell && overstated_unconfirmed(in, *choice.cell, r)) {
       const AddressSpread allowed = choose_spread(in, s, choice.cell->op, uneven, r, true);
       if (allowed != q.spread) {
         spread_note = fmt::format(
@@ -339,7 +341,8 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   q.utilization_class = classify_l2(q.utilization, r);
   q.law = evaluate_law(q, s);
   q.latency = detail::evaluate_l2_latency(profile, q.op, *l2_law_of(s), r);
-  if (q.latency.evaluated && more_bound(q.latency.utilization_class, q.utilization_class)) {
+  if (r.uses(ModelTerm::kL2RoundTrips) && q.latency.evaluated &&
+      more_bound(q.latency.utilization_class, q.utilization_class)) {
     // The warps wait on round trips the slice is not saturated by: the kernel's atomic time is theirs.
     q.utilization_class = q.latency.utilization_class;
     q.bound_by_round_trips = true;

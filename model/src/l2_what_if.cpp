@@ -152,8 +152,9 @@ std::optional<double> requests_per_lane(const L2Queue& q, const calibration::L2S
 }
 
 // The lanes of a warp instruction on its most used hot word: its requests per instruction over
-// one lane's; 1 without them.
-double lanes_per_hot_word(const L2Queue& q, const calibration::L2Section* section) {
+// one lane's; 1 without them. With the term off (rules' terms_off), a whole warp on one word.
+double lanes_per_hot_word(const L2Queue& q, const calibration::L2Section* section, const Rules& rules) {
+  if (!rules.uses(ModelTerm::kHotWordLanes)) return 32.0;
   const std::optional<double> per_lane = requests_per_lane(q, section);
   const std::optional<double> r = q.inputs.requests_per_instruction;
   if (!per_lane || !r || !(*r > 0)) return 1.0;
@@ -163,8 +164,8 @@ double lanes_per_hot_word(const L2Queue& q, const calibration::L2Section* sectio
 // On a hot address: at fewest one word, the instruction's lanes all on it (lanes per hot word
 // active); at most the words of the hot lines at the hottest slice (the law's share curve), with
 // full warps. The counters do not say which.
-PrivatizedAddresses hot_words(const L2Queue& q, const calibration::L2Section* section) {
-  PrivatizedAddresses a{1, 1, lanes_per_hot_word(q, section), "one address"};
+PrivatizedAddresses hot_words(const L2Queue& q, const calibration::L2Section* section, const Rules& rules) {
+  PrivatizedAddresses a{1, 1, lanes_per_hot_word(q, section, rules), "one address"};
   if (!section || std::round(a.lanes_at_fewest) >= 32) return a;  // a full warp on one word: one address
   const double words_per_line = kLineBytes / traits(q.op).word_bytes;
   const double lines = std::max(1.0, std::round(l2_law_of(*section)->chains_at_share(q.inputs.hottest_share)));
@@ -176,10 +177,10 @@ PrivatizedAddresses hot_words(const L2Queue& q, const calibration::L2Section* se
   return a;
 }
 
-PrivatizedAddresses privatized_addresses(const L2Queue& q, const calibration::L2Section* section) {
+PrivatizedAddresses privatized_addresses(const L2Queue& q, const calibration::L2Section* section, const Rules& rules) {
   const L2Inputs& in = q.inputs;
   if (in.addresses) return {*in.addresses, *in.addresses, 32, fmt::format("{:.0f} distinct addresses (hint)", *in.addresses)};
-  if (q.basis == L2ServiceBasis::kHotAddress) return hot_words(q, section);
+  if (q.basis == L2ServiceBasis::kHotAddress) return hot_words(q, section, rules);
   const double most = q.addresses_of_spread;
   const double fewest = in.hottest_share > 0 ? std::min(most, std::ceil(1.0 / in.hottest_share)) : most;
   return {fewest, most, 32,
@@ -189,11 +190,11 @@ PrivatizedAddresses privatized_addresses(const L2Queue& q, const calibration::L2
 }
 
 std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
-                                const ServiceTimeModel& m, const TimeSplit& t,
+                                const ServiceTimeModel& m, const Rules& r, const TimeSplit& t,
                                 std::vector<std::string>& details) {
   const L2Queue& q = a.l2;
   const L2Inputs& in = q.inputs;
-  const PrivatizedAddresses addresses = privatized_addresses(q, m.l2_section());
+  const PrivatizedAddresses addresses = privatized_addresses(q, m.l2_section(), r);
   const double word_bytes = traits(q.op).word_bytes;
   if (addresses.most <= 0 || addresses.most * word_bytes > kSharedMemoryBytesPerSm) {
     details.push_back(fmt::format("privatizing into shared memory: {} do not fit", addresses.basis));
@@ -235,10 +236,11 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
 // (b) Warp aggregation: the lanes of an instruction on one word merge into one request. After it
 // an instruction makes one lane's requests per word it touches: one word at most (its lanes all
 // on the busiest word), at least as many words as full warps need at that many lanes per word.
-std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t, const calibration::L2Section* section) {
+std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t, const calibration::L2Section* section,
+                                        const Rules& r) {
   const L2Inputs& in = a.l2.inputs;
   if (a.l2.basis != L2ServiceBasis::kHotAddress) return std::nullopt;
-  const double lanes = lanes_per_hot_word(a.l2, section);  // 1 without requests per instruction
+  const double lanes = lanes_per_hot_word(a.l2, section, r);  // 1 without requests per instruction
   if (lanes < 1.5) return std::nullopt;  // one lane per word already: nothing to merge
   const double fewest_words_factor = lanes;                              // all lanes on one word
   const double most_words_factor = std::max(1.0, lanes * lanes / 32.0);  // full warps, 32 / lanes words
@@ -355,11 +357,13 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
     details.push_back("a global CAS retry loop: merging its updates is priced by the retry law (the CAS retry "
                       "finding), not here");
   std::vector<std::optional<WhatIf>> candidates = {
-      loop ? std::nullopt : aggregate_in_warp(a, *t, m.l2_section()),
-      privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, *t, details),
+      loop ? std::nullopt : aggregate_in_warp(a, *t, m.l2_section(), r),
+      privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, r, *t, details),
       privatized || loop ? std::nullopt : aggregate_hot_lanes(a, p, *t),
       spread_copies(a, r, *t, loop, m.cas_retry_law(), *l2_law_of(m.table().l2)),
-      load_before_cas(a, p, r, *t, removable, probe_chain_with_loads(a, p, m.load_section()), details),
+      load_before_cas(a, p, r, *t, removable,
+                      r.uses(ModelTerm::kProbeChain) ? probe_chain_with_loads(a, p, m.load_section()) : std::nullopt,
+                      details),
       lock_free(a, p, r, *t)};
   if (privatized)
     details.push_back("already privatized (shared atomics, few L2 requests per block): no "

@@ -65,6 +65,12 @@ std::string apply_rules_json(const std::string& json_text, Rules& rules) {
   try {
     const nlohmann::json doc = r.parse_object(json_text);
     for (const auto& [key, value] : doc.items()) {
+      if (key == "terms_off") {
+        updated.terms_off = 0;
+        for (const auto& name : r.array(value, key, EmptyArray::kAllowed))
+          updated.switch_off(r.enumerated<ModelTerm>(name, key));
+        continue;
+      }
       auto it = rule_fields().find(key);
       if (it == rule_fields().end()) r.fail(key, "unknown rule");
       updated.*(it->second) = r.number(value, key, 0);
@@ -84,6 +90,12 @@ std::string apply_rules_json(const std::string& json_text, Rules& rules) {
 std::string rules_to_json(const Rules& rules) {
   nlohmann::json doc = nlohmann::json::object();
   for (const auto& [key, member] : rule_fields()) doc[key] = rules.*member;
+  if (rules.terms_off != 0) {
+    nlohmann::json off = nlohmann::json::array();
+    for (ModelTerm t : enum_values<ModelTerm>())
+      if (!rules.uses(t)) off.push_back(enum_name(t));
+    doc["terms_off"] = off;
+  }
   return json_text(doc, 2) + "\n";
 }
 

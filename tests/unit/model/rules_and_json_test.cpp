@@ -26,6 +26,25 @@ TEST(Rules, JsonOverridesOnlyTheNamedThresholds) {
   EXPECT_DOUBLE_EQ(round.severe_utilization, 0.95);
 }
 
+TEST(Rules, TermsSwitchOffByNameAndRoundTrip) {
+  Rules r;
+  for (ModelTerm t : enum_values<ModelTerm>()) EXPECT_TRUE(r.uses(t)) << enum_name(t);
+  EXPECT_EQ(apply_rules_json(R"({"terms_off": ["units_in_sequence", "overlap_interval"]})", r), "");
+  EXPECT_FALSE(r.uses(ModelTerm::kUnitsInSequence));
+  EXPECT_FALSE(r.uses(ModelTerm::kOverlapInterval));
+  EXPECT_TRUE(r.uses(ModelTerm::kL2HotAddress));
+  Rules round;
+  EXPECT_EQ(apply_rules_json(rules_to_json(r), round), "");
+  EXPECT_EQ(round.terms_off, r.terms_off);
+  // The default document names no term; an empty list switches every term on again.
+  EXPECT_EQ(rules_to_json(default_rules()).find("terms_off"), std::string::npos);
+  EXPECT_EQ(apply_rules_json(R"({"terms_off": []})", r), "");
+  EXPECT_EQ(r.terms_off, 0u);
+  const std::string error = apply_rules_json(R"({"terms_off": ["no_such_term"]})", r);
+  EXPECT_NE(error.find("terms_off"), std::string::npos) << error;
+  EXPECT_NE(error.find("units_in_sequence"), std::string::npos) << error;  // names the choices
+}
+
 TEST(Rules, BadOverridesAreRejectedWithTheKey) {
   Rules r;
   EXPECT_NE(apply_rules_json(R"({"severity": 1})", r).find("'severity'"), std::string::npos);

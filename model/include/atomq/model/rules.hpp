@@ -5,9 +5,52 @@
 // loads one yet).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 
+#include "atomq/common/enum_names.hpp"
+
 namespace atomq::model {
+
+// The model's terms a caller can switch off, each a law or an effect beyond the single-server
+// queue of the seed (docs/model.md names each). The term ablation (tools/term_ablation.py,
+// docs/validation.md) evaluates every recorded verdict without each one: a term that changes no
+// verdict is dead weight. Off means the simpler model without that effect, never another rule.
+enum class ModelTerm {
+  kQueueLengthFloor,        // n at least X x S(1), the fewest warps that sustain the rate
+  kSharedCasRetryClass,     // a shared CAS retry loop binds the kernel through its attempts
+  kUnitsInSequence,         // a privatized one-wave kernel's shared phase and L2 merge add up
+  kDsmemPath,               // the DSMEM path's queue can bind the kernel
+  kL2HotAddress,            // the one-address cell where one slice holds most requests
+  kL2SpreadRechoice,        // a spread whose S the observed rate allows, when the nearest is too slow
+  kL2BusySerialization,     // the busy counter above the cell's share: same-address serialization
+  kL2OverstatedSaturation,  // requests x S beyond the time with the busy counter saturated: U 100%
+  kL2RoundTrips,            // warps waiting on round trips the slice is not saturated by
+  kGlobalCasRetry,          // a global CAS loop's attempts and the retry law's combine what-if
+  kLoadLatencyFloor,        // Little's law on the loads: a floor under the rest of the kernel
+  kOverlapInterval,         // the full-overlap low end of every what-if (off: the no-overlap point)
+  kHotWordLanes,            // the lanes on a hot address's busiest word (requests per lane)
+  kProbeChain,              // a probe chain's CASes priced as loads
+  kWarpCopies,              // the seed's one copy per warp, with its occupancy and merge cost
+};
+constexpr std::array<EnumName<ModelTerm>, 15> enum_names(ModelTerm) {
+  return {{{ModelTerm::kQueueLengthFloor, "queue_length_floor"},
+           {ModelTerm::kSharedCasRetryClass, "shared_cas_retry_class"},
+           {ModelTerm::kUnitsInSequence, "units_in_sequence"},
+           {ModelTerm::kDsmemPath, "dsmem_path"},
+           {ModelTerm::kL2HotAddress, "l2_hot_address"},
+           {ModelTerm::kL2SpreadRechoice, "l2_spread_rechoice"},
+           {ModelTerm::kL2BusySerialization, "l2_busy_serialization"},
+           {ModelTerm::kL2OverstatedSaturation, "l2_overstated_saturation"},
+           {ModelTerm::kL2RoundTrips, "l2_round_trips"},
+           {ModelTerm::kGlobalCasRetry, "global_cas_retry"},
+           {ModelTerm::kLoadLatencyFloor, "load_latency_floor"},
+           {ModelTerm::kOverlapInterval, "overlap_interval"},
+           {ModelTerm::kHotWordLanes, "hot_word_lanes"},
+           {ModelTerm::kProbeChain, "probe_chain"},
+           {ModelTerm::kWarpCopies, "warp_copies"}}};
+}
 
 struct Rules {
   // Utilization classes (seed §6.1: 0.90 and 0.70). The shared unit's potential mark moved to
@@ -84,6 +127,12 @@ struct Rules {
   double counter_sum_tolerance = 0.01;
   // k below 1 - this is impossible (every instruction has at least one wavefront).
   double wavefront_tolerance = 0.02;
+
+  // Terms switched off (bit i: ModelTerm i); none by default. JSON: "terms_off": [names].
+  std::uint32_t terms_off = 0;
+  bool uses(ModelTerm t) const { return (terms_off & term_bit(t)) == 0; }
+  void switch_off(ModelTerm t) { terms_off |= term_bit(t); }
+  static constexpr std::uint32_t term_bit(ModelTerm t) { return 1u << static_cast<unsigned>(t); }
 };
 
 // The defaults above.
