@@ -12,5 +12,18 @@ if(NOT ATOMQ_GIT_COMMIT)
 elseif(_atomq_dirty)
   set(ATOMQ_GIT_COMMIT "${ATOMQ_GIT_COMMIT}-dirty")
 endif()
+# The model's version: a digest of what sets its verdicts (the model's sources and the bundled
+# tables), so predictions and the results measured after them can show they came from one model
+# (docs/validation.md, "Held-out protocol").
+file(GLOB_RECURSE _atomq_model_files RELATIVE ${SOURCE_DIR}
+  ${SOURCE_DIR}/model/src/* ${SOURCE_DIR}/model/include/* ${SOURCE_DIR}/calibration/tables/*.json)
+list(SORT _atomq_model_files)
+set(_atomq_model_text "")
+foreach(f IN LISTS _atomq_model_files)
+  file(SHA256 ${SOURCE_DIR}/${f} _h)
+  string(APPEND _atomq_model_text "${f} ${_h}\n")
+endforeach()
+string(SHA256 _atomq_model_digest "${_atomq_model_text}")
+string(SUBSTRING "${_atomq_model_digest}" 0 16 ATOMQ_MODEL_VERSION)
 # configure_file leaves the file untouched when its text is unchanged: no needless rebuild.
 configure_file(${CMAKE_CURRENT_LIST_DIR}/version.hpp.in ${OUTPUT} @ONLY)

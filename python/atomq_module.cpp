@@ -168,6 +168,7 @@ void bind_types(py::module_& m) {
 PYBIND11_MODULE(_atomq, m) {
   m.doc() = "atomq: the queueing model of the GPU shared-memory atomic unit";
   m.attr("__version__") = kVersion;
+  m.attr("model_version") = kModelVersion;  // the digest of the model's sources and bundled tables
   bind_types(m);
   m.def("model_terms", [] {
           std::vector<std::string> names;

@@ -50,6 +50,7 @@ json run_document_json(const RunInfo& info, const std::vector<model::KernelProfi
               {"version", kRunDocumentVersion},
               {"atomq_version", kVersion},
               {"atomq_commit", kGitCommit},
+              {"atomq_model_version", kModelVersion},
               {"command", info.command},
               {"source", info.source},
               {"table", {{"path", info.table_path}, {"chip", info.table_chip}, {"digest", info.table_digest}}},
