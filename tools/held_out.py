@@ -18,6 +18,7 @@ measurements, with the model's version on both sides.
 """
 import argparse
 import glob
+import hashlib
 import json
 import math
 import os
@@ -92,8 +93,10 @@ def predict_all(baselines, module_dir, table_path):
                                             or profile["counters"].get("gpu__time_duration.sum"))
             p["recording"] = os.path.basename(rpath)
             cases.setdefault(case, {})[name] = p
+    with open(table_path, "rb") as f:
+        table_sha256 = hashlib.sha256(f.read()).hexdigest()
     return {"format": FORMAT, "version": 1, "model_version": atomq.model_version,
-            "table": os.path.basename(table_path), "cases": cases}
+            "table": os.path.abspath(table_path), "table_sha256": table_sha256, "cases": cases}
 
 
 def check(predictions_path, module_dir, results):
@@ -105,15 +108,18 @@ def check(predictions_path, module_dir, results):
     lines = [f"{predictions_path}: model version {doc['model_version']}"]
     if results:
         for case, timings, _, _ in runs_in(results):
-            got = timings.get("model_version")
+            got = timings.get("atomq_model_version")
             if got != doc["model_version"]:
                 fail(f"{case}: measured by model version {got}, predicted by {doc['model_version']}: the model "
                      "changed between the predictions and the results")
         lines.append(f"results in {results}: the same model version")
     if atomq.model_version == doc["model_version"]:
-        baselines = os.path.join(os.path.dirname(os.path.abspath(predictions_path)), doc.get("baselines", "baselines"))
-        table = os.path.join(os.path.dirname(vs.BUNDLED_TABLE), doc["table"])
+        here = os.path.dirname(os.path.abspath(predictions_path))
+        baselines = os.path.join(here, doc.get("baselines", "baselines"))
+        table = os.path.join(here, doc["table"])
         again = predict_all(baselines, module_dir, table)
+        if again["table_sha256"] != doc["table_sha256"]:
+            fail(f"{predictions_path}: the table {table} is not the one the predictions used (SHA-256 differs)")
         if again["cases"] != doc["cases"]:
             fail(f"{predictions_path}: this build is model version {atomq.model_version}, the stored one, but its "
                  "predictions on the stored recordings differ from the committed ones")
@@ -147,7 +153,8 @@ def score(doc, results):
                 row["interval"] = iv
                 row["fix_inside"] = bool(iv) and iv[0] <= row["fix_gain"] <= iv[1]
                 row["fix_time_error"] = (abs(row["fix_gain"] / math.sqrt(iv[0] * iv[1]) - 1.0) if iv else math.inf)
-            if p["recommended"] and p["recommended"]["gain_low"]:
+            rec = p["recommended"]
+            if v["role"] == "baseline" and rec and rec["gain_low"] and rec["gain_high"]:
                 row["recommended_ratio"] = p["recommended"]["gain_high"] / p["recommended"]["gain_low"]
             rows.append(row)
     judged = [r for r in rows if "truth_bound" in r]
@@ -206,7 +213,10 @@ def main():
     a = ap.parse_args()
     if a.command == "predict":
         doc = predict_all(a.baselines, a.module_dir, a.table)
-        doc["baselines"] = os.path.relpath(os.path.abspath(a.baselines), os.path.dirname(os.path.abspath(a.output)))
+        # Paths relative to the predictions, so a clone elsewhere checks them.
+        here = os.path.dirname(os.path.abspath(a.output))
+        doc["baselines"] = os.path.relpath(os.path.abspath(a.baselines), here)
+        doc["table"] = os.path.relpath(doc["table"], here)
         tmp = a.output + ".tmp"
         with open(tmp, "w") as f:
             f.write(json.dumps(doc, indent=1, sort_keys=True) + "\n")

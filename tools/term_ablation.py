@@ -37,12 +37,14 @@ def other_recordings(atomq):
             with open(profile_path, "w") as f:
                 json.dump(vs.load(path)["profile"], f)
             out.append((os.path.basename(path)[:-5], atomq.load_profile(profile_path)))
-    for path in sorted(glob.glob(os.path.join(REPO, "analyzer/report/recorded/**/*.json"), recursive=True)):
+    run_documents = glob.glob(os.path.join(REPO, "analyzer/report/recorded/**/*.json"), recursive=True)
+    run_documents += glob.glob(os.path.join(REPO, "tests/fixtures/validation/hist/*.json"))
+    for path in sorted(run_documents):
         doc = vs.load(path)
-        if "kernels" not in doc:
+        if doc.get("format") != "atomq.analysis_run":
             continue
         for i, p in enumerate(atomq.read_profiles(path)):
-            out.append((f"{os.path.relpath(path, os.path.join(REPO, 'analyzer/report/recorded'))[:-5]}#{i}", p))
+            out.append((f"{os.path.relpath(path, REPO)[:-5]}#{i}", p))
     return out
 
 

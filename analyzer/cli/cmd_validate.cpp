@@ -92,7 +92,7 @@ nlohmann::json timings_json(const va::CaseSpec& c, const DeviceInfo& device, con
   return {{"format", "atomq.validation_timings"}, {"version", 1},
           {"case", c.name}, {"workload", c.workload}, {"input", c.input},
           {"device", device.name}, {"dram_peak_bytes_per_s", device.dram_peak_bytes_per_s},
-          {"atomq_commit", kGitCommit}, {"model_version", kModelVersion}, {"variants", variants}};
+          {"atomq_commit", kGitCommit}, {"atomq_model_version", kModelVersion}, {"variants", variants}};
 }
 
 // A CAS loop (the compiler's shared one for a float or 64-bit atomicAdd, or a global one) is told from its SASS, its attempts

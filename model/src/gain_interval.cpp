@@ -46,9 +46,12 @@ double rest_share_under_full_overlap(double u, double tolerance) {
 // busy time the what-if's saving came from.
 // `rest_unbounded`: why the counters do not bound the rest of the kernel below its time (empty:
 // they do); then the low end is no gain. A what-if with a least change (least_change_time_ns)
-// takes its low end from that change.
-GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, double tolerance,
+// takes its low end from that change. With the overlap term off (rules' terms_off) the low end is
+// that least change alone (no full-overlap bound).
+GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, const Rules& rules,
                               const std::string& unit, const std::string& rest_unbounded = {}) {
+  const double tolerance = rules.overlap_saturation_tolerance;
+  const bool overlap = rules.uses(ModelTerm::kOverlapInterval);
   GainInterval g;
   if (!(t.duration_ns > 0) || !w.predicted_time_ns || !(*w.predicted_time_ns > 0)) return g;
   const double T = t.duration_ns;
@@ -62,19 +65,21 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
   const double rest_share = !rest_unbounded.empty() && !estimated ? 1.0 : rest_share_under_full_overlap(u, tolerance);
   const double rest =
       std::min(T, std::max({t.memory_floor_ns.value_or(0.0), t.load_floor_ns.value_or(0.0), rest_share * T}));
-  const double full_overlap = std::max({least, busy_after, rest});
+  const double full_overlap = overlap ? std::max({least, busy_after, rest}) : least;
   g.evaluated = true;
   g.high = T / no_overlap;
   g.low = T / full_overlap;
   g.time_ns_at_high = no_overlap;
   g.time_ns_at_low = full_overlap;
   g.memory_floor_ns = t.memory_floor_ns;
-  g.nonatomic_floor_fraction = rest / T;
+  g.nonatomic_floor_fraction = overlap ? rest / T : 0.0;
   g.basis = fmt::format(
       "high (no overlap): the {} busy time saved comes off the kernel time; low (full overlap): the "
       "rest of the kernel ran under the {} busy time (U {:.1f}%) and takes {:.0f}% of the kernel time",
       unit, unit, 100.0 * u, 100.0 * rest / T);
-  if (estimated)
+  if (!overlap)
+    g.basis += "; the full-overlap bound switched off (rules' terms_off)";
+  else if (estimated)
     g.basis += "; " + rest_unbounded + ": the rest is taken at its load latency floor, " + t.load_floor_basis;
   else if (!rest_unbounded.empty())
     g.basis += "; " + rest_unbounded + ": low is no gain";
@@ -85,15 +90,6 @@ GainInterval overlap_interval(const WhatIf& w, const KernelTime& t, double u, do
                            least / 1e3);
   if (t.memory_floor_ns)
     g.basis += fmt::format("; memory floor {:.4g} us (DRAM bytes at the peak bandwidth)", *t.memory_floor_ns / 1e3);
-  return g;
-}
-
-// With the overlap term off (rules' terms_off) an interval is its no-overlap point.
-GainInterval with_overlap_term(GainInterval g, const Rules& rules) {
-  if (rules.uses(ModelTerm::kOverlapInterval) || !g.evaluated) return g;
-  g.low = g.high;
-  g.time_ns_at_low = g.time_ns_at_high;
-  g.basis += "; the full-overlap end switched off (rules' terms_off): the no-overlap point";
   return g;
 }
 
@@ -138,9 +134,7 @@ bool is_l2(FindingKind k) {
 
 GainInterval shared_unit_interval(const KernelAnalysis& a, const KernelProfile& profile, const WhatIf& w,
                                   const Rules& rules) {
-  return with_overlap_term(overlap_interval(w, kernel_time(profile, a.load_latency), a.utilization.max,
-                                           rules.overlap_saturation_tolerance, "shared atomic unit's"),
-                           rules);
+  return overlap_interval(w, kernel_time(profile, a.load_latency), a.utilization.max, rules, "shared atomic unit's");
 }
 
 void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, const Rules& rules) {
@@ -152,9 +146,7 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
         continue;
       double overlap_low = std::numeric_limits<double>::infinity();
       for (const WhatIf& w : f.what_ifs)
-        if (const GainInterval g =
-                with_overlap_term(overlap_interval(w, t, a.utilization.max, rules.overlap_saturation_tolerance, ""), rules);
-            g.evaluated)
+        if (const GainInterval g = overlap_interval(w, t, a.utilization.max, rules, ""); g.evaluated)
           overlap_low = std::min(overlap_low, g.low);
       cas_retry_intervals(f, overlap_low);
       continue;
@@ -176,7 +168,7 @@ void attach_gain_intervals(KernelAnalysis& a, const KernelProfile& profile, cons
                   "counters do not say, so they do not bound the rest of the kernel below its time";
     for (WhatIf& w : f.what_ifs)
       if (!w.interval.evaluated)  // a what-if that set its own ends (warp_copies_what_if.cpp) keeps them
-        w.interval = with_overlap_term(overlap_interval(w, t, u, rules.overlap_saturation_tolerance, unit, unbounded), rules);
+        w.interval = overlap_interval(w, t, u, rules, unit, unbounded);
   }
 }
 

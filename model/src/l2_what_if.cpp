@@ -152,7 +152,8 @@ std::optional<double> requests_per_lane(const L2Queue& q, const calibration::L2S
 }
 
 // The lanes of a warp instruction on its most used hot word: its requests per instruction over
-// one lane's; 1 without them. With the term off (rules' terms_off), a whole warp on one word.
+// one lane's; 1 without them. With the term off (rules' terms_off), a whole warp on the one hot
+// word, as the one-address reading was before the lanes were counted.
 double lanes_per_hot_word(const L2Queue& q, const calibration::L2Section* section, const Rules& rules) {
   if (!rules.uses(ModelTerm::kHotWordLanes)) return 32.0;
   const std::optional<double> per_lane = requests_per_lane(q, section);
@@ -340,7 +341,8 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
   // A measured global CAS retry loop: merging its updates (in the warp, the block, the hot lanes)
   // leaves CAS loops that still retry, which the retry law prices (the CAS retry finding's
   // combine_before_cas); the law also says how many of its CASes a probe could skip.
-  const std::optional<CasRetryTotals> loop = retrying_global_cas(a, r);
+  const std::optional<CasRetryTotals> loop =
+      r.uses(ModelTerm::kGlobalCasRetry) ? retrying_global_cas(a, r) : std::nullopt;
   RemovableCas removable;
   if (loop) {
     if (const std::optional<double> changing = changing_update_share(a, p, *loop, m.cas_retry_law())) {

@@ -39,7 +39,7 @@ for case in cases:
                                 if k["profile"]["source"]["detail"].split("--variant ")[-1] in keep])
     save(f"{baselines}/{case}.timings.json", base_t)
     save(f"{baselines}/{case}.json", base_r)
-    save(f"{results}/{case}.timings.json", dict(timings, model_version=atomq.model_version))
+    save(f"{results}/{case}.timings.json", dict(timings, atomq_model_version=atomq.model_version))
     save(f"{results}/{case}.json", run)
 
 
@@ -70,7 +70,7 @@ assert summary["fix_inside_interval"][0] == sum(e.get("fix_inside", False) for c
 
 # A result measured by another model version fails the check.
 other = load(f"{results}/{cases[0]}.timings.json")
-save(f"{results}/{cases[0]}.timings.json", dict(other, model_version="0000000000000000"))
+save(f"{results}/{cases[0]}.timings.json", dict(other, atomq_model_version="0000000000000000"))
 assert "model changed" in tool_run("check", predictions, module_dir, "--results", results, ok=False)
 # A prediction edited after the fact fails it.
 variant = next(iter(doc["cases"][cases[1]]))

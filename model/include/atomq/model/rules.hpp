@@ -16,7 +16,8 @@ namespace atomq::model {
 // The model's terms a caller can switch off, each a law or an effect beyond the single-server
 // queue of the seed (docs/model.md names each). The term ablation (tools/term_ablation.py,
 // docs/validation.md) evaluates every recorded verdict without each one: a term that changes no
-// verdict is dead weight. Off means the simpler model without that effect, never another rule.
+// verdict is dead weight. Off means the model without that effect (each entry says what stands
+// in its place), never another rule.
 enum class ModelTerm {
   kQueueLengthFloor,        // n at least X x S(1), the fewest warps that sustain the rate
   kSharedCasRetryClass,     // a shared CAS retry loop binds the kernel through its attempts
@@ -29,8 +30,8 @@ enum class ModelTerm {
   kL2RoundTrips,            // warps waiting on round trips the slice is not saturated by
   kGlobalCasRetry,          // a global CAS loop's attempts and the retry law's combine what-if
   kLoadLatencyFloor,        // Little's law on the loads: a floor under the rest of the kernel
-  kOverlapInterval,         // the full-overlap low end of every what-if (off: the no-overlap point)
-  kHotWordLanes,            // the lanes on a hot address's busiest word (requests per lane)
+  kOverlapInterval,         // the full-overlap bound of the intervals it sets (off: low = the least change)
+  kHotWordLanes,            // the lanes on a hot address's busiest word (off: a whole warp on the word)
   kProbeChain,              // a probe chain's CASes priced as loads
   kWarpCopies,              // the seed's one copy per warp, with its occupancy and merge cost
 };
