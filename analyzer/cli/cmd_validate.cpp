@@ -49,7 +49,8 @@ struct VariantResult {
 
 int list_cases() {
   for (const va::CaseSpec& c : va::cases()) {
-    fmt::print("{}: {}\n  input: {}\n", c.name, c.workload, c.input);
+    fmt::print("{}: {}{}\n  input: {}\n", c.name, c.workload,
+               c.held_out.empty() ? "" : " [held-out " + c.held_out + "]", c.input);
     for (const va::VariantSpec& v : c.variants)
       fmt::print("  {:<22} {:<11} {}{}\n", v.name, enum_name(v.role), v.description,
                  v.compared_with.empty() ? "" : " (against " + v.compared_with + ")");

@@ -67,5 +67,36 @@ TEST(ValidationInputs, ParticlesStayInTheUnitSquare) {
   }
 }
 
+// The held-out triangle count's reference against every vertex triple of a small graph.
+TEST(ValidationInputs, TriangleCountMatchesEveryTriple) {
+  const ForwardGraph g = community_graph(96, 16, 0.5, 40, 7);
+  ASSERT_EQ(g.offsets.size(), 97u);
+  ASSERT_EQ(g.neighbours.size(), g.edge_u.size());
+  std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (std::size_t e = 0; e < g.edge_u.size(); ++e) {
+    ASSERT_LT(g.edge_u[e], g.edge_v[e]);
+    edges.insert({g.edge_u[e], g.edge_v[e]});
+  }
+  EXPECT_EQ(edges.size(), g.edge_u.size()) << "no edge twice";
+  for (std::uint32_t u = 0; u < 96; ++u)
+    EXPECT_TRUE(std::is_sorted(g.neighbours.begin() + g.offsets[u], g.neighbours.begin() + g.offsets[u + 1]));
+  unsigned long long brute = 0;
+  for (std::uint32_t a = 0; a < 96; ++a)
+    for (std::uint32_t b = a + 1; b < 96; ++b)
+      for (std::uint32_t c = b + 1; c < 96; ++c)
+        brute += edges.count({a, b}) && edges.count({a, c}) && edges.count({b, c});
+  EXPECT_GT(brute, 0u);
+  EXPECT_EQ(count_triangles(g), brute);
+}
+
+TEST(ValidationInputs, SortedSegmentsRunFromZeroWithoutGaps) {
+  const std::vector<std::uint32_t> ids = sorted_segments(100000, 300, 9);
+  ASSERT_EQ(ids.size(), 100000u);
+  EXPECT_EQ(ids.front(), 0u);
+  EXPECT_LE(ids.back(), 299u);
+  EXPECT_GE(ids.back(), 290u);  // at most a few repeated cuts among 299
+  for (std::size_t i = 1; i < ids.size(); ++i) ASSERT_LE(ids[i] - ids[i - 1], 1u) << i;  // sorted, no gap
+}
+
 }  // namespace
 }  // namespace atomq::validation

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
+#include <utility>
 
 namespace atomq::validation {
 
@@ -102,6 +104,61 @@ std::vector<std::uint32_t> uniform_values(std::size_t n, std::uint32_t bound, st
   std::vector<std::uint32_t> v(n);
   for (auto& x : v) x = u(rng);
   return v;
+}
+
+ForwardGraph community_graph(std::uint32_t vertices, std::uint32_t community, double p, std::size_t extra,
+                             std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (std::uint32_t c = 0; c + community <= vertices; c += community)
+    for (std::uint32_t a = c; a < c + community; ++a)
+      for (std::uint32_t b = a + 1; b < c + community; ++b)
+        if (u(rng) < p) edges.insert({a, b});
+  std::uniform_int_distribution<std::uint32_t> any(0, vertices - 1);
+  while (extra > 0) {
+    const std::uint32_t a = any(rng), b = any(rng);
+    if (a != b && edges.insert({std::min(a, b), std::max(a, b)}).second) --extra;
+  }
+  ForwardGraph g;
+  g.offsets.assign(vertices + 1, 0u);
+  for (const auto& [a, b] : edges) {
+    ++g.offsets[a + 1];
+    g.edge_u.push_back(a);
+    g.edge_v.push_back(b);
+  }
+  for (std::uint32_t v = 0; v < vertices; ++v) g.offsets[v + 1] += g.offsets[v];
+  for (const auto& e : edges) g.neighbours.push_back(e.second);  // the set is sorted by (u, v)
+  return g;
+}
+
+unsigned long long count_triangles(const ForwardGraph& g) {
+  unsigned long long total = 0;
+  for (std::size_t e = 0; e < g.edge_u.size(); ++e) {
+    std::uint32_t i = g.offsets[g.edge_u[e]], j = g.offsets[g.edge_v[e]];
+    const std::uint32_t i_end = g.offsets[g.edge_u[e] + 1], j_end = g.offsets[g.edge_v[e] + 1];
+    while (i < i_end && j < j_end) {
+      if (g.neighbours[i] == g.neighbours[j]) ++total, ++i, ++j;
+      else if (g.neighbours[i] < g.neighbours[j]) ++i;
+      else ++j;
+    }
+  }
+  return total;
+}
+
+std::vector<std::uint32_t> sorted_segments(std::size_t n, std::uint32_t segments, std::uint64_t seed) {
+  // Distinct cuts in [1, n): every segment holds at least one value.
+  std::vector<std::uint32_t> cuts = uniform_values(segments - 1, static_cast<std::uint32_t>(n - 1), seed);
+  for (std::uint32_t& c : cuts) ++c;
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<std::uint32_t> ids(n);
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    while (next < cuts.size() && cuts[next] <= i) ++next;
+    ids[i] = static_cast<std::uint32_t>(next);
+  }
+  return ids;
 }
 
 std::vector<std::uint32_t> count_ids(const std::vector<std::uint32_t>& ids, std::uint32_t num_ids) {

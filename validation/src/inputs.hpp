@@ -31,6 +31,20 @@ std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed);
 // Uniform integers in [0, bound).
 std::vector<std::uint32_t> uniform_values(std::size_t n, std::uint32_t bound, std::uint64_t seed);
 
+// An undirected graph as oriented edges u < v and each vertex's forward neighbours (sorted): CSR
+// offsets (vertices + 1) and neighbours; communities of `community` vertices with edge probability
+// p inside, plus `extra` distinct random edges.
+struct ForwardGraph {
+  std::vector<std::uint32_t> offsets, neighbours, edge_u, edge_v;
+};
+ForwardGraph community_graph(std::uint32_t vertices, std::uint32_t community, double p, std::size_t extra,
+                             std::uint64_t seed);
+// Triangles u < v < w: per edge, the common forward neighbours of u and v.
+unsigned long long count_triangles(const ForwardGraph& g);
+// Segment ids of n values: runs of random length between sorted uniform cut points (distinct, so
+// no segment is empty; a repeated cut leaves fewer than `segments`), ids from 0 without gaps.
+std::vector<std::uint32_t> sorted_segments(std::size_t n, std::uint32_t segments, std::uint64_t seed);
+
 // How often each id occurs.
 std::vector<std::uint32_t> count_ids(const std::vector<std::uint32_t>& ids, std::uint32_t num_ids);
 

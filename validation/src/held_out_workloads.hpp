@@ -1,0 +1,36 @@
+// Factories of the held-out round 2 workloads (held_out_queue_workloads.cpp,
+// held_out_other_workloads.cpp): inputs generated from their seeds, CPU references computed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "inputs.hpp"
+#include "workload.hpp"
+
+namespace atomq::validation {
+
+// Edge targets uniform over `vertices`, half of them visited; variants global_tail,
+// warp_aggregated, no_atomics.
+std::unique_ptr<Workload> make_frontier_workload(std::size_t edges, std::uint32_t vertices, std::uint64_t seed);
+// Tasks of kernels::kTaskWords words; variants ticket_per_thread, ticket_per_warp, static_tasks.
+std::unique_ptr<Workload> make_ticket_workload(std::uint32_t tasks, std::uint64_t seed);
+// n uniform words (a multiple of kernels::kCompactTile), a quarter kept; variants shared_tail,
+// warp_tail, no_atomics.
+std::unique_ptr<Workload> make_compact_workload(std::size_t n, std::uint64_t seed);
+// Communities of `community` vertices with edge probability p inside, plus `extra` random edges;
+// variants global_counter, warp_sum, no_atomics.
+std::unique_ptr<Workload> make_triangle_workload(std::uint32_t vertices, std::uint32_t community, double p,
+                                                 std::size_t extra, std::uint64_t seed);
+// n tokens, word ids floor(vocabulary u^power); variants shared_cas, warp_merged, no_atomics.
+std::unique_ptr<Workload> make_word_count_workload(std::size_t n, std::uint32_t vocabulary, double power,
+                                                   std::uint64_t seed);
+// n values < 1000 in `groups` uniform groups; variants bucket_locks, lock_free, unlocked.
+std::unique_ptr<Workload> make_group_stats_workload(std::size_t n, std::uint32_t groups, std::uint64_t seed);
+// n floats in [0, 1) over `segments` sorted segments of random length; variants cas_loop,
+// native_max, no_atomics.
+std::unique_ptr<Workload> make_segment_max_workload(std::size_t n, std::uint32_t segments, std::uint64_t seed);
+// n floats in [0, 1), buckets uniform; variants cas_loop, load_then_cas, no_atomics.
+std::unique_ptr<Workload> make_argmax_workload(std::size_t n, std::uint32_t buckets, std::uint64_t seed);
+
+}  // namespace atomq::validation
