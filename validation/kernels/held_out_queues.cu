@@ -107,28 +107,36 @@ __device__ void append_tile(const std::uint32_t* s_buf, std::uint32_t& s_count, 
 
 }  // namespace
 
-__global__ void compact_shared_tail_kernel(CompactArgs a) {
+namespace {
+
+// Every tile of the block: `keep_tile(tile, s_buf, s_count)` gathers its kept values into the
+// shared buffer, then the tile is appended.
+template <typename KeepTile>
+__device__ void compact_tiles(const CompactArgs& a, KeepTile keep_tile) {
   __shared__ std::uint32_t s_buf[kCompactTile];
   __shared__ std::uint32_t s_count, s_base;
   if (threadIdx.x == 0) s_count = 0;
   __syncthreads();
   for (unsigned long long tile = blockIdx.x * std::uint64_t{kCompactTile}; tile < a.n;
        tile += gridDim.x * std::uint64_t{kCompactTile}) {
-    for (std::uint32_t j = threadIdx.x; j < kCompactTile; j += blockDim.x) {
-      const std::uint32_t v = a.values[tile + j];
-      if (kept(v)) s_buf[atomicAdd(&s_count, 1u)] = v;
-    }
+    keep_tile(tile, s_buf, s_count);
     append_tile(s_buf, s_count, s_base, a);
   }
 }
 
+}  // namespace
+
+__global__ void compact_shared_tail_kernel(CompactArgs a) {
+  compact_tiles(a, [&](unsigned long long tile, std::uint32_t* s_buf, std::uint32_t& s_count) {
+    for (std::uint32_t j = threadIdx.x; j < kCompactTile; j += blockDim.x) {
+      const std::uint32_t v = a.values[tile + j];
+      if (kept(v)) s_buf[atomicAdd(&s_count, 1u)] = v;
+    }
+  });
+}
+
 __global__ void compact_warp_tail_kernel(CompactArgs a) {
-  __shared__ std::uint32_t s_buf[kCompactTile];
-  __shared__ std::uint32_t s_count, s_base;
-  if (threadIdx.x == 0) s_count = 0;
-  __syncthreads();
-  for (unsigned long long tile = blockIdx.x * std::uint64_t{kCompactTile}; tile < a.n;
-       tile += gridDim.x * std::uint64_t{kCompactTile}) {
+  compact_tiles(a, [&](unsigned long long tile, std::uint32_t* s_buf, std::uint32_t& s_count) {
     // blockDim.x divides kCompactTile: every lane of a warp runs every step.
     for (std::uint32_t j = threadIdx.x; j < kCompactTile; j += blockDim.x) {
       const std::uint32_t v = a.values[tile + j];
@@ -139,8 +147,7 @@ __global__ void compact_warp_tail_kernel(CompactArgs a) {
       base = __shfl_sync(kFullMask, base, 0);
       if (keep) s_buf[base + __popc(keepers & ((1u << lane_id()) - 1u))] = v;
     }
-    append_tile(s_buf, s_count, s_base, a);
-  }
+  });
 }
 
 __global__ void compact_no_atomics_kernel(CompactArgs a) {

@@ -35,17 +35,20 @@ constexpr KernelChoice kFrontierKernels[] = {
     {"no_atomics", &k::frontier_push_no_atomics_handle, 256},
 };
 
-class FrontierWorkload : public Workload {
+// Values appended through one tail (Args: out, tail, n); checked as a multiset of `expected`.
+template <typename Args>
+class AppendWorkload : public Workload {
  public:
-  FrontierWorkload(const std::vector<std::uint32_t>& targets, const std::vector<std::uint8_t>& visited) : n_(targets.size()) {
-    for (std::uint32_t t : targets)
-      if (!visited[t]) expected_.push_back(t);
-    args_ = {upload(targets_, targets), n_, upload(visited_, visited), out_.reserve_for<std::uint32_t>(n_),
-             tail_.reserve_for<std::uint32_t>(1), sink_.reserve_for<std::uint32_t>(1u << 16)};
+  AppendWorkload(const KernelChoice* kernels, std::size_t kernel_count, std::vector<std::uint32_t> expected,
+                 std::size_t n)
+      : kernels_(kernels), kernel_count_(kernel_count), n_(n), expected_(std::move(expected)) {
+    args_.out = out_.reserve_for<std::uint32_t>(n);
+    args_.tail = tail_.reserve_for<std::uint32_t>(1);
+    args_.n = n;
   }
   void reset() override { ATOMQ_CUDA(cudaMemset(args_.tail, 0, sizeof(std::uint32_t))); }
   void launch(const std::string& variant) override {
-    const KernelChoice& c = choose(kFrontierKernels, std::size(kFrontierKernels), variant);
+    const KernelChoice& c = choose(kernels_, kernel_count_, variant);
     launch_persistent(c.kernel(), c.threads, 0, &args_);
   }
   VariantCheck check() override {
@@ -53,11 +56,34 @@ class FrontierWorkload : public Workload {
   }
   double useful_updates() const override { return static_cast<double>(expected_.size()); }
 
+ protected:
+  Args args_{};
+
  private:
-  std::size_t n_;
+  const KernelChoice* kernels_;
+  std::size_t kernel_count_, n_;
   std::vector<std::uint32_t> expected_;
-  DeviceBuffer targets_, visited_, out_, tail_, sink_;
-  k::FrontierArgs args_{};
+  DeviceBuffer out_, tail_;
+};
+
+std::vector<std::uint32_t> unvisited(const std::vector<std::uint32_t>& targets, const std::vector<std::uint8_t>& visited) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t t : targets)
+    if (!visited[t]) out.push_back(t);
+  return out;
+}
+
+class FrontierWorkload : public AppendWorkload<k::FrontierArgs> {
+ public:
+  FrontierWorkload(const std::vector<std::uint32_t>& targets, const std::vector<std::uint8_t>& visited)
+      : AppendWorkload(kFrontierKernels, std::size(kFrontierKernels), unvisited(targets, visited), targets.size()) {
+    args_.targets = upload(targets_, targets);
+    args_.visited = upload(visited_, visited);
+    args_.sink = sink_.reserve_for<std::uint32_t>(1u << 16);
+  }
+
+ private:
+  DeviceBuffer targets_, visited_, sink_;
 };
 
 constexpr KernelChoice kTicketKernels[] = {
@@ -98,30 +124,24 @@ constexpr KernelChoice kCompactKernels[] = {
     {"no_atomics", &k::compact_no_atomics_handle, 256},
 };
 
-class CompactWorkload : public Workload {
+std::vector<std::uint32_t> kept_values(const std::vector<std::uint32_t>& values) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t v : values)
+    if ((v & 3u) == 0u) out.push_back(v);
+  return out;
+}
+
+class CompactWorkload : public AppendWorkload<k::CompactArgs> {
  public:
-  explicit CompactWorkload(const std::vector<std::uint32_t>& values) : n_(values.size()) {
-    if (n_ % k::kCompactTile != 0) throw std::invalid_argument("compaction input: not a multiple of the tile");
-    for (std::uint32_t v : values)
-      if ((v & 3u) == 0u) expected_.push_back(v);
-    args_ = {upload(values_, values), n_, out_.reserve_for<std::uint32_t>(n_), tail_.reserve_for<std::uint32_t>(1),
-             sink_.reserve_for<std::uint32_t>(1u << 16)};
+  explicit CompactWorkload(const std::vector<std::uint32_t>& values)
+      : AppendWorkload(kCompactKernels, std::size(kCompactKernels), kept_values(values), values.size()) {
+    if (values.size() % k::kCompactTile != 0) throw std::invalid_argument("compaction input: not a multiple of the tile");
+    args_.values = upload(values_, values);
+    args_.sink = sink_.reserve_for<std::uint32_t>(1u << 16);
   }
-  void reset() override { ATOMQ_CUDA(cudaMemset(args_.tail, 0, sizeof(std::uint32_t))); }
-  void launch(const std::string& variant) override {
-    const KernelChoice& c = choose(kCompactKernels, std::size(kCompactKernels), variant);
-    launch_persistent(c.kernel(), c.threads, 0, &args_);
-  }
-  VariantCheck check() override {
-    return compare_appended(download(args_.out, n_), download(args_.tail, 1)[0], expected_);
-  }
-  double useful_updates() const override { return static_cast<double>(expected_.size()); }
 
  private:
-  std::size_t n_;
-  std::vector<std::uint32_t> expected_;
-  DeviceBuffer values_, out_, tail_, sink_;
-  k::CompactArgs args_{};
+  DeviceBuffer values_, sink_;
 };
 
 }  // namespace
