@@ -2,6 +2,7 @@
 version makes are reproduced by that version, a tampered prediction or a result measured by
 another model version fails the check, and a fix or ablation among the baselines is refused.
 usage: check_held_out.py REPO MODULE_DIR WORK_DIR"""
+import glob
 import json
 import os
 import shutil
@@ -80,4 +81,10 @@ assert "differ" in tool_run("check", predictions, module_dir, ok=False)
 # Predictions are refused once a fix or an ablation has run.
 shutil.copy(f"{runs}/{cases[0]}.timings.json", f"{baselines}/{cases[0]}.timings.json")
 assert "before any fix" in tool_run("predict", baselines, module_dir, "-o", predictions, ok=False)
-print("held-out protocol checks passed")
+# Every committed round: its predictions checked against its baselines and results.
+rounds = sorted(glob.glob(os.path.join(repo, "tests", "fixtures", "held_out", "*", "predictions.json")))
+for committed in rounds:
+    results_dir = os.path.join(os.path.dirname(committed), "results")
+    args = ["--results", results_dir] if os.path.isdir(results_dir) else []
+    print(tool_run("check", committed, module_dir, *args))
+print(f"held-out protocol checks passed ({len(rounds)} committed rounds checked)")
