@@ -122,7 +122,9 @@ void assess_boundness(KernelAnalysis& a, const ServiceTimeModel& m, const Rules&
 // The DSMEM path binds where it is worse than the kernel's class so far, or as bound and busier
 // than the unit that set it.
 void bind_dsmem_path(KernelAnalysis& a, const Rules& r) {
-  if (!r.uses(ModelTerm::kDsmemPath) || !a.dsmem.evaluated || !more_bound(a.dsmem.utilization_class, UtilizationClass::kNotAtomicBound)) return;
+  if (!r.uses(ModelTerm::kDsmemPath) || !a.dsmem.evaluated ||
+      !more_bound(a.dsmem.utilization_class, UtilizationClass::kNotAtomicBound))
+    return;
   const double current = a.binding_unit == BindingUnit::kL2AtomicUnit       ? a.l2.utilization
                          : a.binding_unit == BindingUnit::kSharedAtomicUnit ? a.utilization.mean
                                                                             : 0.0;
@@ -210,7 +212,8 @@ void raise_class_for_cas_retry(KernelAnalysis& a, const Rules& r) {
 void add_findings_with_warp_copies(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m,
                                    const Rules& r) {
   detail::add_evaluated_findings(a, m, r);
-  if (!r.uses(ModelTerm::kWarpCopies) || a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization) return;
+  if (!r.uses(ModelTerm::kWarpCopies) || a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization)
+    return;
   // Not on the L2's headline: copies of shared counters do not touch the L2 slices' queue.
   if (a.binding_unit == BindingUnit::kL2AtomicUnit && !a.units_in_sequence.sets_class) return;
   if (std::optional<WhatIf> w = detail::warp_copies_what_if(a, profile))

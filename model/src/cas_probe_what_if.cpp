@@ -12,7 +12,8 @@
 namespace atomq::model::detail {
 
 std::optional<ProbeChainChange> probe_chain_with_loads(const KernelAnalysis& a, const KernelProfile& p,
-                                                       const calibration::LoadSection* loads) {
+                                                       const calibration::LoadSection* loads, const Rules& r) {
+  if (!r.uses(ModelTerm::kProbeChain)) return std::nullopt;
   const L2LatencyEvaluation& l = a.l2.latency;
   const L2Inputs& in = a.l2.inputs;
   // The chain waits on returning atomics only (ATOM requests; a RED's result is not waited for).
@@ -50,8 +51,8 @@ std::optional<ProbeChainChange> probe_chain_with_loads(const KernelAnalysis& a, 
 }
 
 std::optional<WhatIf> load_before_cas_on_chain(const KernelAnalysis& a, const KernelProfile& p,
-                                               const calibration::LoadSection* loads) {
-  const std::optional<ProbeChainChange> chain = probe_chain_with_loads(a, p, loads);
+                                               const calibration::LoadSection* loads, const Rules& r) {
+  const std::optional<ProbeChainChange> chain = probe_chain_with_loads(a, p, loads, r);
   const std::optional<double> duration = a.l2.inputs.duration_ns;
   if (!chain || !duration || !(*duration > 0)) return std::nullopt;
   const ProbeChainChange& c = *chain;

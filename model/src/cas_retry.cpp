@@ -170,8 +170,8 @@ void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const
     return std::any_of(g.what_ifs.begin(), g.what_ifs.end(),
                        [](const WhatIf& w) { return w.id == WhatIfId::kLoadBeforeCas; });
   });
-  if (r.uses(ModelTerm::kProbeChain) && a.l2.basis != L2ServiceBasis::kHotAddress && !priced)
-    if (std::optional<WhatIf> w = load_before_cas_on_chain(a, profile, m.load_section()))
+  if (a.l2.basis != L2ServiceBasis::kHotAddress && !priced)
+    if (std::optional<WhatIf> w = load_before_cas_on_chain(a, profile, m.load_section(), r))
       f.what_ifs.push_back(std::move(*w));
   f.recommendation =
       "Give each update one native atomic where the op has one (atomicAdd for an add, atomicMax/atomicMin on the "

@@ -169,9 +169,7 @@ void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const Serv
     f.details.push_back("round trip: " + q.latency.round_trip_basis);
     // The slices' what-ifs remove requests from a slice that is not the bound; the chain's own
     // change is the probe's (cas_probe_what_if.cpp).
-    std::optional<WhatIf> w;
-    if (r.uses(ModelTerm::kProbeChain)) w = load_before_cas_on_chain(a, profile, m.load_section());
-    if (w)
+    if (std::optional<WhatIf> w = load_before_cas_on_chain(a, profile, m.load_section(), r))
       f.what_ifs.push_back(std::move(*w));
     else
       f.details.push_back("no what-if: the slices' what-ifs remove requests from a slice that is not the bound, and "

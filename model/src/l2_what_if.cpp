@@ -363,9 +363,7 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
       privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, r, *t, details),
       privatized || loop ? std::nullopt : aggregate_hot_lanes(a, p, *t),
       spread_copies(a, r, *t, loop, m.cas_retry_law(), *l2_law_of(m.table().l2)),
-      load_before_cas(a, p, r, *t, removable,
-                      r.uses(ModelTerm::kProbeChain) ? probe_chain_with_loads(a, p, m.load_section()) : std::nullopt,
-                      details),
+      load_before_cas(a, p, r, *t, removable, probe_chain_with_loads(a, p, m.load_section(), r), details),
       lock_free(a, p, r, *t)};
   if (privatized)
     details.push_back("already privatized (shared atomics, few L2 requests per block): no "

@@ -57,12 +57,13 @@ struct ProbeChainChange {
     return rest_ns + time_ns * round_trip_share * ((1.0 - cas_share) + cas_share * step);
   }
 };
+// nullopt with the probe chain term off (rules' terms_off).
 std::optional<ProbeChainChange> probe_chain_with_loads(const KernelAnalysis& a, const KernelProfile& profile,
-                                                       const calibration::LoadSection* loads);
+                                                       const calibration::LoadSection* loads, const Rules& r);
 // The chain's change as a what-if with its own interval (kernels bound by the round trips, or by
 // nothing the L2 queue names); nullopt without a chain or a kernel duration.
 std::optional<WhatIf> load_before_cas_on_chain(const KernelAnalysis& a, const KernelProfile& profile,
-                                               const calibration::LoadSection* loads);
+                                               const calibration::LoadSection* loads, const Rules& r);
 
 // The slice's what-if; with a chain, its ends are no faster than the chain's (both bound the time).
 std::optional<WhatIf> load_before_cas(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r,
