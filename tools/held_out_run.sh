@@ -4,7 +4,9 @@
 #                                               ablation), for `tools/held_out.py predict OUT`
 #   tools/held_out_run.sh BUILD OUT results     every variant, after the predictions are committed
 # CASES (space-separated) limits the cases; ROUND picks the round (default round2); CASE_TIMEOUT
-# (default 120 s) covers each case's input, timing, profile and per-instruction child runs.
+# (default 120 s) covers each case's input, timing, profile and per-instruction child runs;
+# VALIDATE_ARGS adds options to each `atomq validate` (e.g. --no-instructions for the results,
+# whose score reads only the timings, when device time is short).
 set -euo pipefail
 usage="usage: held_out_run.sh BUILD OUT baselines|results"
 BUILD=${1:?$usage}
@@ -29,7 +31,7 @@ for c in $cases; do
     [ ${#args[@]} -gt 0 ] || { echo "$c: no baseline variant" >&2; status=1; continue; }
   fi
   echo "== $c ($STEP)"
-  timeout "${CASE_TIMEOUT:-120}" "$ATOMQ" validate --case "$c" ${args[@]+"${args[@]}"} --runs "${RUNS:-11}" -o "$OUT/$c.json" \
+  timeout "${CASE_TIMEOUT:-120}" "$ATOMQ" validate --case "$c" ${args[@]+"${args[@]}"} --runs "${RUNS:-11}" ${VALIDATE_ARGS:-} -o "$OUT/$c.json" \
     --timings "$OUT/$c.timings.json" > "$OUT/$c.log" 2>&1 || { echo "   failed (exit $?), see $c.log"; status=1; }
   head -40 "$OUT/$c.log"
 done
