@@ -5,7 +5,8 @@ measurements, with the model's version on both sides.
 
   held_out.py predict BASELINES MODULE_DIR -o PREDICTIONS [--table TABLE]
       BASELINES: a folder of `atomq validate --case C --variant B ...` outputs (C.json, C.timings.json)
-      holding only baselines. Writes, per baseline: class, binding unit, the recommended what-if
+      holding only baselines. The table: --table, else BASELINES/table.json where the baselines'
+      GPU was calibrated with them (`CALIBRATE=1 tools/held_out_run.sh`), else the bundled one. Writes, per baseline: class, binding unit, the recommended what-if
       with its interval, every what-if's interval by id, the predicted kernel time, and the
       model version of the module that evaluated them.
   held_out.py check PREDICTIONS MODULE_DIR [--results RESULTS]
@@ -200,7 +201,7 @@ def main():
     p.add_argument("baselines")
     p.add_argument("module_dir")
     p.add_argument("-o", "--output", required=True)
-    p.add_argument("--table", default=vs.BUNDLED_TABLE)
+    p.add_argument("--table", help="service-time table (default: BASELINES/table.json, else the bundled one)")
     c = sub.add_parser("check")
     c.add_argument("predictions")
     c.add_argument("module_dir")
@@ -212,7 +213,9 @@ def main():
     s.add_argument("--json")
     a = ap.parse_args()
     if a.command == "predict":
-        doc = predict_all(a.baselines, a.module_dir, a.table)
+        own = os.path.join(a.baselines, "table.json")
+        table = a.table or (own if os.path.exists(own) else vs.BUNDLED_TABLE)
+        doc = predict_all(a.baselines, a.module_dir, table)
         # Paths relative to the predictions, so a clone elsewhere checks them.
         here = os.path.dirname(os.path.abspath(a.output))
         doc["baselines"] = os.path.relpath(os.path.abspath(a.baselines), here)

@@ -6,7 +6,9 @@
 # CASES (space-separated) limits the cases; ROUND picks the round (default round2); CASE_TIMEOUT
 # (default 120 s) covers each case's input, timing, profile and per-instruction child runs;
 # VALIDATE_ARGS adds options to each `atomq validate` (e.g. --no-instructions for the results,
-# whose score reads only the timings, when device time is short).
+# whose score reads only the timings, when device time is short). CALIBRATE=1 first measures this
+# GPU's own table into OUT/table.json (where `tools/held_out.py predict OUT` finds it) and analyzes
+# with it; TABLE=FILE analyzes with FILE (the results step, with the baselines' table).
 set -euo pipefail
 usage="usage: held_out_run.sh BUILD OUT baselines|results"
 BUILD=${1:?$usage}
@@ -20,6 +22,13 @@ date -u +%Y-%m-%dT%H:%M:%SZ > "$OUT/date.txt"
 list=$("$ATOMQ" validate --list)
 cases=${CASES:-$(echo "$list" | { grep -E "^[a-z0-9_]+: .*\[held-out ${ROUND:-round2}\]" || true; } | cut -d: -f1)}
 [ -n "$cases" ] || { echo "no held-out cases of ${ROUND:-round2}" >&2; exit 2; }
+table=()
+if [ "${CALIBRATE:-0}" = 1 ]; then
+  "$ATOMQ" calibrate --no-progress -o "$OUT/table.json" > "$OUT/calibrate.log" 2>&1 || { echo "calibration failed, see calibrate.log" >&2; exit 1; }
+  table=(--table "$OUT/table.json")
+elif [ -n "${TABLE:-}" ]; then
+  table=(--table "$TABLE")
+fi
 status=0
 for c in $cases; do
   args=()
@@ -31,7 +40,7 @@ for c in $cases; do
     [ ${#args[@]} -gt 0 ] || { echo "$c: no baseline variant" >&2; status=1; continue; }
   fi
   echo "== $c ($STEP)"
-  timeout "${CASE_TIMEOUT:-120}" "$ATOMQ" validate --case "$c" ${args[@]+"${args[@]}"} --runs "${RUNS:-11}" ${VALIDATE_ARGS:-} -o "$OUT/$c.json" \
+  timeout "${CASE_TIMEOUT:-120}" "$ATOMQ" validate --case "$c" ${args[@]+"${args[@]}"} --runs "${RUNS:-11}" ${VALIDATE_ARGS:-} ${table[@]+"${table[@]}"} -o "$OUT/$c.json" \
     --timings "$OUT/$c.timings.json" > "$OUT/$c.log" 2>&1 || { echo "   failed (exit $?), see $c.log"; status=1; }
   head -40 "$OUT/$c.log"
 done

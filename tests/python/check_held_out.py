@@ -56,6 +56,12 @@ predictions = os.path.join(work, "predictions.json")
 tool_run("predict", baselines, module_dir, "-o", predictions)
 doc = load(predictions)
 assert doc["model_version"] == atomq.model_version, doc["model_version"]
+assert os.path.basename(doc["table"]) == "GH100.json", doc["table"]
+# A table calibrated with the baselines (BASELINES/table.json) is the one they are predicted with.
+shutil.copy(os.path.join(repo, "calibration", "tables", "GH100.json"), os.path.join(baselines, "table.json"))
+tool_run("predict", baselines, module_dir, "-o", predictions)
+doc = load(predictions)
+assert doc["table"] == os.path.join("baselines", "table.json"), doc["table"]
 assert set(doc["cases"]) == set(cases), doc["cases"].keys()
 print(tool_run("check", predictions, module_dir, "--results", results))
 
