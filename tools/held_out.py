@@ -6,9 +6,10 @@ measurements, with the model's version on both sides.
   held_out.py predict BASELINES MODULE_DIR -o PREDICTIONS [--table TABLE]
       BASELINES: a folder of `atomq validate --case C --variant B ...` outputs (C.json, C.timings.json)
       holding only baselines. The table: --table, else BASELINES/table.json where the baselines'
-      GPU was calibrated with them (`CALIBRATE=1 tools/held_out_run.sh`), else the bundled one. Writes, per baseline: class, binding unit, the recommended what-if
-      with its interval, every what-if's interval by id, the predicted kernel time, and the
-      model version of the module that evaluated them.
+      GPU was calibrated with them (`CALIBRATE=1 tools/held_out_run.sh`), else the bundled one.
+      Writes, per baseline: class, binding unit, the recommended what-if with its interval, every
+      what-if's interval by id, the predicted kernel time, and the model version of the module
+      that evaluated them.
   held_out.py check PREDICTIONS MODULE_DIR [--results RESULTS]
       The CPU check: the predictions are what their model version gives on their recordings (when
       this module is that version), and the results were measured by a build of the same version.

@@ -24,7 +24,8 @@ cases=${CASES:-$(echo "$list" | { grep -E "^[a-z0-9_]+: .*\[held-out ${ROUND:-ro
 [ -n "$cases" ] || { echo "no held-out cases of ${ROUND:-round2}" >&2; exit 2; }
 table=()
 if [ "${CALIBRATE:-0}" = 1 ]; then
-  "$ATOMQ" calibrate --no-progress -o "$OUT/table.json" > "$OUT/calibrate.log" 2>&1 || { echo "calibration failed, see calibrate.log" >&2; exit 1; }
+  "$ATOMQ" calibrate --no-progress -o "$OUT/table.json" > "$OUT/calibrate.log" 2>&1 ||
+    { echo "calibration failed, see $OUT/calibrate.log" >&2; exit 1; }
   table=(--table "$OUT/table.json")
 elif [ -n "${TABLE:-}" ]; then
   table=(--table "$TABLE")
