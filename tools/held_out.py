@@ -154,24 +154,31 @@ def score(doc, results):
                 iv = max(ivs, key=lambda x: x[1]) if ivs else None
                 row["interval"] = iv
                 row["fix_inside"] = bool(iv) and iv[0] <= row["fix_gain"] <= iv[1]
-                row["fix_time_error"] = (abs(row["fix_gain"] / math.sqrt(iv[0] * iv[1]) - 1.0) if iv else math.inf)
+                # A fix without a what-if is a miss: no predicted time (null), counted as an infinite error.
+                row["fix_time_error"] = abs(row["fix_gain"] / math.sqrt(iv[0] * iv[1]) - 1.0) if iv else None
             rec = p["recommended"]
             if v["role"] == "baseline" and rec and rec["gain_low"] and rec["gain_high"]:
                 row["recommended_ratio"] = p["recommended"]["gain_high"] / p["recommended"]["gain_low"]
             rows.append(row)
     judged = [r for r in rows if "truth_bound" in r]
-    fixes = [r for r in rows if "fix_inside" in r]
+    fixes = rows_with_fix(rows)
     ratios = [r["recommended_ratio"] for r in rows if "recommended_ratio" in r]
-    errors = [r["fix_time_error"] for r in fixes]
+    errors = [math.inf if r["fix_time_error"] is None else r["fix_time_error"] for r in fixes]
     summary = {
         "class_agrees": [sum(r["truth_bound"] == r["model_bound"] for r in judged), len(judged)],
         "always_bound_agrees": [sum(r["truth_bound"] for r in judged), len(judged)],
         "largest_floor_agrees": [sum(r["truth_bound"] == r["largest_floor_bound"] for r in judged), len(judged)],
         "fix_inside_interval": [sum(r["fix_inside"] for r in fixes), len(fixes)],
         "recommended_high_low_median": statistics.median(ratios) if ratios else None,
-        "fix_time_error_median": statistics.median(errors) if errors else None,
+        # null where more than half the fixes have no what-if (no finite median)
+        "fix_time_error_median": statistics.median(errors) if errors and statistics.median(errors) < math.inf else None,
+        "fixes_without_what_if": sum(r["fix_time_error"] is None for r in fixes),
     }
     return rows, summary
+
+
+def rows_with_fix(rows):
+    return [r for r in rows if "fix_inside" in r]
 
 
 def markdown(doc, rows, summary):
@@ -191,7 +198,8 @@ def markdown(doc, rows, summary):
               "- recommended what-ifs' median high/low: " +
               ("-" if s["recommended_high_low_median"] is None else f"{s['recommended_high_low_median']:.2f}"),
               "- fix time, median |predicted - measured| / measured: " +
-              ("-" if err is None else "inf" if err == math.inf else f"{100 * err:.1f}%")]
+              ("no finite median" if err is None else f"{100 * err:.1f}%") +
+              f" over {len(rows_with_fix(rows))} fixes ({s['fixes_without_what_if']} without a what-if, each a miss)"]
     return "\n".join(lines) + "\n"
 
 

@@ -93,4 +93,11 @@ for committed in rounds:
     results_dir = os.path.join(os.path.dirname(committed), "results")
     args = ["--results", results_dir] if os.path.isdir(results_dir) else []
     print(tool_run("check", committed, module_dir, *args))
+    # The committed score (quoted in docs/validation.md) is what the tool makes of the committed files.
+    score_md = os.path.join(os.path.dirname(committed), "score.md")
+    if os.path.isfile(score_md):
+        regenerated = os.path.join(work, "committed_score.md")
+        tool_run("score", committed, results_dir, "--markdown", regenerated)
+        with open(score_md) as a, open(regenerated) as b:
+            assert a.read() == b.read(), f"{score_md} is not what `held_out.py score` makes of the committed round"
 print(f"held-out protocol checks passed ({len(rounds)} committed rounds checked)")
