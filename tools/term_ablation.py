@@ -27,6 +27,14 @@ BEGIN = "<!-- term-ablation:begin (tools/term_ablation.py --write docs/validatio
 END = "<!-- term-ablation:end -->"
 
 
+
+def fmt_fix_time_error(summary):
+    """The median fix-time error; null in the summary where most fixes have no what-if."""
+    if not summary["fix_inside_interval"][1]:
+        return "-"
+    err = summary["fix_time_error_median"]
+    return "no finite median" if err is None else f"{100 * err:.1f}%"
+
 def other_recordings(atomq):
     """(name, profile) of every committed recording outside the validation suite."""
     out = []
@@ -129,7 +137,7 @@ def table(atomq, table_obj):
              "|---|---:|---:|---:|---:|---|---|---:|---:|---:|",
              "| (none: the model) | - | - | - | - | - | - | {} | {} | {} |".format(
                  fmt_count(base.summary["class_agrees"]), fmt_count(base.summary["fix_inside_interval"]),
-                 f"{100 * base.summary['fix_time_error_median']:.1f}%")]
+                 fmt_fix_time_error(base.summary))]
     dead = []
     for term in atomq.model_terms():
         ev = Evaluation(atomq, table_obj, {"terms_off": [term]}, runs, others)
@@ -137,11 +145,10 @@ def table(atomq, table_obj):
         agree, inside = flips(base, ev, "agree"), flips(base, ev, "fix_inside")
         if not (cls or bind or rec or figs or any(agree) or any(inside)):
             dead.append(term)
-        err = ev.summary["fix_time_error_median"]
         lines.append("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             term, len(cls), len(bind), len(rec), len(figs), fmt_flips(agree), fmt_flips(inside),
             fmt_count(ev.summary["class_agrees"]), fmt_count(ev.summary["fix_inside_interval"]),
-            "-" if err is None else ("inf" if err == float("inf") else f"{100 * err:.1f}%")))
+            fmt_fix_time_error(ev.summary)))
     lines += ["", "Terms that change no verdict and no figure of any recording: " + (", ".join(f"`{t}`" for t in dead) if dead else "none") + "."]
     return "\n".join(lines) + "\n"
 

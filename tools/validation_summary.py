@@ -195,6 +195,8 @@ def summary_lines(rows):
     fix_errors = [abs(r["fix_gain"] / (r["interval"][0] * r["interval"][1]) ** 0.5 - 1.0) if "interval" in r
                   else float("inf") for r in fixes]
     out["fix_time_error_median"] = statistics.median(fix_errors) if fix_errors else None
+    if out["fix_time_error_median"] == float("inf"):
+        out["fix_time_error_median"] = None  # JSON has no infinity: null, and the text says why
     out["fix_time_error_count"] = len(fix_errors)
     recommended = [r["recommended"] for r in rows if "recommended" in r]
     ratios = [high / low for low, high in recommended]
@@ -209,7 +211,8 @@ def summary_lines(rows):
             f"- fix's measured gain inside its predicted interval: {inside} of {len(fixes)}",
             "- fix time, median |predicted - measured| / measured (predicted: the baseline's time over the "
             "interval's geometric middle; a fix without a what-if counts as a miss): " +
-            ("-" if not fix_errors else f"{100 * out['fix_time_error_median']:.1f}% over {len(fix_errors)} fixes "
+            ("-" if not fix_errors else
+             f"{fmt_error(statistics.median(fix_errors))} over {len(fix_errors)} fixes "
              f"({sum(e == float('inf') for e in fix_errors)} without a what-if)"),
             "- the baselines' recommended what-ifs: median high/low " +
             ("-" if not ratios else f"{out['recommended_high_low_median']:.2f} over {len(ratios)}, low end 1.00x in "
@@ -221,6 +224,11 @@ def summary_lines(rows):
             ("-" if not uncapped else
              f"{100 * out['bound_time_error_median_below_cap']:.1f}% over {len(uncapped)} kernels")]
     return out, "\n".join(text) + "\n"
+
+
+def fmt_error(error):
+    """A median error, or its absence where most fixes have no what-if (each an infinite error)."""
+    return "no finite median" if error == float("inf") else f"{100 * error:.1f}%"
 
 
 def main():
