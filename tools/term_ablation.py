@@ -27,13 +27,13 @@ BEGIN = "<!-- term-ablation:begin (tools/term_ablation.py --write docs/validatio
 END = "<!-- term-ablation:end -->"
 
 
-
 def fmt_fix_time_error(summary):
     """The median fix-time error; null in the summary where most fixes have no what-if."""
     if not summary["fix_inside_interval"][1]:
         return "-"
     err = summary["fix_time_error_median"]
     return "no finite median" if err is None else f"{100 * err:.1f}%"
+
 
 def other_recordings(atomq):
     """(name, profile) of every committed recording outside the validation suite."""
