@@ -57,6 +57,22 @@ std::optional<GlobalAtomicOp> dominant_op(const std::vector<std::pair<long long,
       ->first;
 }
 
+// The compiler's warp aggregation of a warp-uniform address: within the few instructions before
+// a predicated atomic, a vote of the active lanes (VOTE.ANY / VOTEU.ANY) and its population count
+// (POPC / UPOPC). An atomic on a per-lane address has neither.
+constexpr size_t kAggregationWindow = 16;
+
+bool warp_aggregated(const std::vector<SassInstruction>& instructions, size_t at) {
+  if (instructions[at].predicate.empty()) return false;
+  bool vote = false, popc = false;
+  for (size_t i = at > kAggregationWindow ? at - kAggregationWindow : 0; i < at; ++i) {
+    const std::string& op = instructions[i].opcode;
+    vote = vote || op.rfind("VOTE.ANY", 0) == 0 || op.rfind("VOTEU.ANY", 0) == 0;
+    popc = popc || op == "POPC" || op == "UPOPC";
+  }
+  return vote && popc;
+}
+
 }  // namespace
 
 std::optional<GlobalOpMatch> match_global_atomic(const std::string& opcode) {
@@ -112,7 +128,8 @@ SassAtomics classify_atomics(const SassFunction& function) {
   std::vector<std::pair<long long, GlobalOpMatch>> global_matches;
   std::map<long long, std::string> opcode_at;  // offset -> opcode of each global atomic
   std::vector<int> shared_widths;
-  for (const SassInstruction& instruction : function.instructions) {
+  for (size_t i = 0; i < function.instructions.size(); ++i) {
+    const SassInstruction& instruction = function.instructions[i];
     const ParsedOpcode p = parse_opcode(instruction.opcode);
     if (is_cas(p) && loop_depth(loops, instruction.offset) > 0) out.cas_in_loop = true;
     if (const std::optional<model::AtomicPath> path = model::sass_atomic_path(instruction.opcode)) ++out.paths[*path];
@@ -122,6 +139,7 @@ SassAtomics classify_atomics(const SassFunction& function) {
     } else if (is_global_atomic(p)) {
       if (const std::optional<GlobalOpMatch> m = match_global_atomic(instruction.opcode)) {
         ++out.global_ops[m->op];
+        if (warp_aggregated(function.instructions, i)) ++out.global_warp_aggregated;
         global_atomics.emplace_back(instruction.offset, m->op);
         global_matches.emplace_back(instruction.offset, *m);
         opcode_at.emplace(instruction.offset, instruction.opcode);

@@ -45,6 +45,10 @@ bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profil
     profile.shared_cas_spin = true;
     changed = true;
   }
+  if (!profile.global_atomic_warp_aggregated && atomics.global_matched() > 0) {
+    profile.global_atomic_warp_aggregated = atomics.global_warp_aggregated == atomics.global_matched();
+    changed = true;
+  }
   if (!profile.global_atomic_op && atomics.dominant_global) {
     profile.global_atomic_op = atomics.dominant_global;
     profile.global_atomic_op_stands_in_for = atomics.dominant_global_stands_in_for;

@@ -62,7 +62,11 @@ struct CauseText {
   std::string recommendation;
 };
 
-CauseText cause_text(const KernelAnalysis& a, bool privatized);
+CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggregated);
+
+// Every global atomic already issued by one lane per warp (the SASS hint): the advice to
+// aggregate in the warp would change nothing.
+bool already_warp_aggregated(const KernelProfile& p) { return p.global_atomic_warp_aggregated.value_or(false); }
 
 // A global CAS spin lock, or CAS-heavy traffic elsewhere: what to change about the CASes.
 std::optional<CauseText> cas_text(const KernelAnalysis& a, const KernelProfile& p, const Rules& r) {
@@ -77,7 +81,7 @@ std::optional<CauseText> cas_text(const KernelAnalysis& a, const KernelProfile& 
                      "(atomicAdd / atomicMax per field, after a warp reduction); where a lock is needed, "
                      "spin on a plain load before the CAS and back off with __nanosleep."};
   if (in.cas_requests > 0 && in.cas_share >= r.cas_heavy_min_c) {
-    CauseText t = cause_text(a, false);
+    CauseText t = cause_text(a, false, already_warp_aggregated(p));
     t.recommendation += fmt::format(
         " {} of the L2 atomics are CAS: where a CAS can fail (an occupied hash slot, a word another "
         "thread changed), read the word with a plain load first and CAS only where the compare can "
@@ -87,7 +91,7 @@ std::optional<CauseText> cas_text(const KernelAnalysis& a, const KernelProfile& 
   return std::nullopt;
 }
 
-CauseText cause_text(const KernelAnalysis& a, bool privatized) {
+CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggregated) {
   const L2Queue& q = a.l2;
   const std::string u = percent(q.utilization);
   if (privatized)
@@ -103,10 +107,16 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized) {
       return {FindingKind::kL2HotAddress,
               fmt::format("One hot global address serializes at one L2 slice: {} of the requests "
                           "there, the slice at {}", percent(q.inputs.hottest_share), u),
-              "Same-address atomics retire one at a time at their slice. Aggregate in the warp "
-              "first (one atomic per distinct address: __reduce_add_sync, __match_any_sync), "
-              "privatize into shared memory per block and merge once, or spread the counter "
-              "over copies in different lines and sum them at the end."};
+              warp_aggregated
+                  ? "Same-address atomics retire one at a time at their slice. Each warp already sends one "
+                    "atomic (the SASS elects one lane after a vote and a population count, as the compiler "
+                    "does for a warp-uniform address): aggregating in the warp by hand changes nothing. "
+                    "Privatize into shared memory per block and merge once, or spread the counter over "
+                    "copies in different lines and sum them at the end."
+                  : "Same-address atomics retire one at a time at their slice. Aggregate in the warp "
+                    "first (one atomic per distinct address: __reduce_add_sync, __match_any_sync), "
+                    "privatize into shared memory per block and merge once, or spread the counter "
+                    "over copies in different lines and sum them at the end."};
     case L2ServiceBasis::kHotSlice:
       return {FindingKind::kL2HotSlice,
               fmt::format("Hot L2 slice: a few addresses put {:.1f}x the mean load on one slice, "
@@ -118,8 +128,11 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized) {
       return {FindingKind::kL2Throughput,
               fmt::format("L2 atomic throughput: the requests are spread, yet the hottest slice is "
                           "at {}", u),
-              "Every slice's atomic unit is busy: send fewer global atomics (privatize or "
-              "aggregate before the global atomic, or reduce per block first)."};
+              warp_aggregated
+                  ? "Every slice's atomic unit is busy: send fewer global atomics (privatize, or reduce per "
+                    "block first; each warp already sends one atomic per address)."
+                  : "Every slice's atomic unit is busy: send fewer global atomics (privatize or "
+                    "aggregate before the global atomic, or reduce per block first)."};
   }
 }
 
@@ -180,13 +193,20 @@ void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const Serv
   if (!q.evaluated || q.utilization < r.l2_potential_utilization) return;
   const bool privatized = looks_privatized(a, profile, r);
   const std::optional<CauseText> cas = privatized ? std::nullopt : cas_text(a, profile, r);
-  CauseText text = cas ? *cas : cause_text(a, privatized);
+  CauseText text = cas ? *cas : cause_text(a, privatized, already_warp_aggregated(profile));
   Finding f;
   f.kind = text.kind;
   f.title = std::move(text.title);
   f.recommendation = std::move(text.recommendation);
   f.evidence = l2_evidence(a);
   f.details = l2_details(q);
+  if (profile.global_atomic_warp_aggregated) {
+    f.evidence.push_back({"global_atomic_warp_aggregated", *profile.global_atomic_warp_aggregated ? 1.0 : 0.0,
+                          "1: every global atomic issued by one lane per warp (SASS)"});
+    if (*profile.global_atomic_warp_aggregated)
+      f.details.push_back("no warp aggregation proposed: every global atomic in the SASS is already issued by one "
+                          "elected lane per warp (VOTE.ANY and POPC before a predicated atomic)");
+  }
   f.what_ifs = l2_what_ifs(a, profile, m, r, privatized, f.details);
   a.findings.push_back(std::move(f));
 }

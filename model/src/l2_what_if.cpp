@@ -358,10 +358,12 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
   if (loop)
     details.push_back("a global CAS retry loop: merging its updates is priced by the retry law (the CAS retry "
                       "finding), not here");
+  // Atomics the SASS shows issued by one lane per warp have no same-address lanes left to merge.
+  const bool merged = p.global_atomic_warp_aggregated.value_or(false);
   std::vector<std::optional<WhatIf>> candidates = {
-      loop ? std::nullopt : aggregate_in_warp(a, *t, m.l2_section(), r),
+      loop || merged ? std::nullopt : aggregate_in_warp(a, *t, m.l2_section(), r),
       privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, r, *t, details),
-      privatized || loop ? std::nullopt : aggregate_hot_lanes(a, p, *t),
+      privatized || loop || merged ? std::nullopt : aggregate_hot_lanes(a, p, *t),
       spread_copies(a, r, *t, loop, m.cas_retry_law(), *l2_law_of(m.table().l2)),
       load_before_cas(a, p, r, *t, removable, probe_chain_with_loads(a, p, m.load_section(), r), details),
       lock_free(a, p, r, *t)};

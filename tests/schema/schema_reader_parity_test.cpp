@@ -63,6 +63,7 @@ TEST(SchemaReaderParity, BrokenProfilesRefusedByBoth) {
       {"half a global address", [](json& d) { d["hints"]["global_atomic_addresses"] = 0.5; }},
       {"unknown global op", [](json& d) { d["hints"]["global_atomic_op"] = "red.add.s32"; }},
       {"cas spin as a number", [](json& d) { d["hints"]["shared_cas_spin"] = 1; }},
+      {"warp aggregation as a number", [](json& d) { d["hints"]["global_atomic_warp_aggregated"] = 1; }},
       {"stand-in without its op", [](json& d) {
          d["hints"].erase("global_atomic_op");
          d["hints"]["global_atomic_op_stands_in_for"] = "REDG.E.XOR";

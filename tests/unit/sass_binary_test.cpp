@@ -104,6 +104,18 @@ TEST(SassOfBuiltBinaries, MicrobenchmarkStreams) {
   EXPECT_EQ(control.dominant_global, GlobalAtomicOp::kRedAddU64);  // a 64-bit sum
 }
 
+// The validation kernels' global atomicAdd: on one warp-uniform address (the frontier's tail) the
+// compiler elects one lane per warp; on a per-lane address (a particle's cell) every lane issues.
+TEST(SassOfBuiltBinaries, CompilerWarpAggregation) {
+  DUMP_OR_SKIP(dump, ATOMQ_GPU_CLI_PATH);
+  const an::SassAtomics tail = atomics_of(dump, "frontier_push_global_kernel");
+  EXPECT_GT(tail.global_matched(), 0);
+  EXPECT_EQ(tail.global_warp_aggregated, tail.global_matched());
+  const an::SassAtomics cells = atomics_of(dump, "bin_global_kernel");
+  EXPECT_GT(cells.global_matched(), 0);
+  EXPECT_EQ(cells.global_warp_aggregated, 0);
+}
+
 TEST(SassOfBuiltBinaries, EveryFunctionParsesWithInstructions) {
   DUMP_OR_SKIP(dump, ATOMQ_GPU_CLI_PATH);
   ASSERT_FALSE(dump.functions.empty());

@@ -494,3 +494,20 @@ TEST(SassAtomics, ExecutedStandInAndNoneExecuted) {
   ASSERT_TRUE(executed.has_value());
   EXPECT_EQ(executed->op, GlobalAtomicOp::kAtomAddF16x2);
 }
+
+// ptxas's warp aggregation of a warp-uniform atomicAdd: a vote of the active lanes, its
+// population count, one elected lane's atomic (as held_out_queues.cu's frontier push compiles).
+TEST(SassAtomics, WarpAggregatedGlobalAtomic) {
+  const an::SassAtomics elected = classify({"VOTEU.ANY UR4, UPT, PT", "FLO.U32 R0, UR4", "POPC R11, UR4",
+                                            "@P1 ATOMG.E.ADD.STRONG.GPU PT, R7, desc[UR6][R6.64], R11",
+                                            "SHFL.IDX PT, R9, R7, R0, 0x1f"});
+  EXPECT_EQ(elected.global_matched(), 1);
+  EXPECT_EQ(elected.global_warp_aggregated, 1);
+  // Every lane's own atomic: no vote, or a vote whose atomic every lane still issues.
+  EXPECT_EQ(classify({"@P0 REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5"}).global_warp_aggregated, 0);
+  EXPECT_EQ(classify({"VOTEU.ANY UR4, UPT, PT", "UPOPC UR5, UR4", "REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5"})
+                .global_warp_aggregated,
+            0);
+  EXPECT_EQ(classify({"VOTE.ANY R3, PT, P0", "@P0 REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5"}).global_warp_aggregated,
+            0);
+}

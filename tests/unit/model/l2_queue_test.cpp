@@ -107,6 +107,28 @@ TEST_F(L2Queue, SameAddressIntegerReductionIsASevereHotAddress) {
   EXPECT_NE(what_if_with(*hot, WhatIfId::kSpreadCopies), nullptr);
 }
 
+// The same kernel where its SASS shows every global atomic issued by one elected lane per warp:
+// no warp aggregation is proposed (nothing left to merge), the evidence says why, the rest stays.
+TEST_F(L2Queue, AtomicsAlreadyAggregatedInTheWarpGetNoAggregationWhatIf) {
+  KernelProfile p = naive_global_one_value();
+  p.global_atomic_warp_aggregated = true;
+  const KernelAnalysis a = analyze(p, model);
+  const Finding* hot = a.find(FindingKind::kL2HotAddress);
+  ASSERT_NE(hot, nullptr);
+  EXPECT_EQ(what_if_with(*hot, WhatIfId::kAggregateInWarp), nullptr);
+  EXPECT_NE(what_if_with(*hot, WhatIfId::kPrivatize), nullptr);
+  EXPECT_NE(what_if_with(*hot, WhatIfId::kSpreadCopies), nullptr);
+  const auto evidence = std::find_if(hot->evidence.begin(), hot->evidence.end(),
+                                     [](const Evidence& e) { return e.name == "global_atomic_warp_aggregated"; });
+  ASSERT_NE(evidence, hot->evidence.end());
+  EXPECT_EQ(evidence->value, 1.0);
+  EXPECT_EQ(a.l2.utilization_class, analyze(naive_global_one_value(), model).l2.utilization_class)
+      << "the hint changes the advice, not the queue";
+  // Every lane issuing (the hint false) keeps the what-if.
+  p.global_atomic_warp_aggregated = false;
+  EXPECT_NE(what_if_with(*analyze(p, model).find(FindingKind::kL2HotAddress), WhatIfId::kAggregateInWarp), nullptr);
+}
+
 TEST_F(L2Queue, FloatAddToOneAddressIsHotAndItsBusyCounterUnderReads) {
   const KernelAnalysis a = analyze(scatter_add(true), model);
   ASSERT_TRUE(a.l2.evaluated);

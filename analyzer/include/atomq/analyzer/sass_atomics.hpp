@@ -62,6 +62,17 @@ struct SassAtomics {
   // multi_kernel_app.cu's cas_distinct): telling them apart needs the data flow.
   bool cas_in_loop = false;
 
+  // Global atomics the compiler already aggregates in the warp: one elected lane issues them
+  // (a predicated ATOMG/REDG) after a VOTE(U).ANY and a (U)POPC of the active mask, as ptxas
+  // emits for an atomicAdd whose address is warp-uniform. Counted among the global atomics
+  // matched to an op (global_ops); the hint is "every one of them".
+  int global_warp_aggregated = 0;
+  int global_matched() const {
+    int n = 0;
+    for (const auto& [op, count] : global_ops) n += count;
+    return n;
+  }
+
   // Every atomic instruction of the listing by its path (model/atomic_paths.hpp): REDAS, bulk
   // reductions and vector atomics included; a generic ATOM/RED counts as generic.
   std::map<model::AtomicPath, int> paths;

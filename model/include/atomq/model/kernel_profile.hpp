@@ -97,6 +97,10 @@ struct KernelProfile {
   std::optional<int> shared_atomic_lane_bytes;
   // From the SASS of the kernel: it has a shared CAS loop (ATOMS.CAST.SPIN).
   std::optional<bool> shared_cas_spin;
+  // From the SASS of the kernel: every global atomic it issues is already aggregated in the warp
+  // (one elected lane after a vote and a population count, as ptxas does for a warp-uniform
+  // address): there are no same-address lanes left to merge.
+  std::optional<bool> global_atomic_warp_aggregated;
   // From the SASS of the kernel: the global atomic (REDG/ATOMG) that issues most, which
   // picks the L2 section's service time (counters cannot tell f32 from u32).
   std::optional<GlobalAtomicOp> global_atomic_op;
