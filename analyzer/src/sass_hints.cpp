@@ -49,6 +49,12 @@ bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profil
     profile.global_atomic_warp_aggregated = atomics.global_warp_aggregated == atomics.global_matched();
     changed = true;
   }
+  const auto exchanges = atomics.global_ops.count(GlobalAtomicOp::kAtomExchU32) +
+                         atomics.global_ops.count(GlobalAtomicOp::kAtomExchU64);
+  if (!profile.global_atomic_exch && atomics.global_matched() > 0) {
+    profile.global_atomic_exch = exchanges > 0;
+    changed = true;
+  }
   if (!profile.global_atomic_op && atomics.dominant_global) {
     profile.global_atomic_op = atomics.dominant_global;
     profile.global_atomic_op_stands_in_for = atomics.dominant_global_stands_in_for;

@@ -108,7 +108,8 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   if (hints == nullptr) return;
   r.only(*hints, "hints", {"shared_atomic_variant", "global_atomic_op", "global_atomic_op_stands_in_for",
                           "useful_updates", "global_atomic_addresses", "shared_atomic_lane_bytes",
-                          "shared_cas_spin", "global_atomic_warp_aggregated", "sass_atomic_paths"});
+                          "shared_cas_spin", "global_atomic_warp_aggregated", "global_atomic_exch",
+                          "sass_atomic_paths"});
   if (hints->contains("shared_atomic_variant"))
     p.shared_atomic_variant = r.enumerated<OpVariant>(*hints, "hints", "shared_atomic_variant");
   if (hints->contains("global_atomic_op"))
@@ -137,6 +138,11 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
     const json& aggregated = r.member(*hints, "hints", "global_atomic_warp_aggregated");
     if (!aggregated.is_boolean()) r.fail("hints.global_atomic_warp_aggregated", "expected true or false");
     p.global_atomic_warp_aggregated = aggregated.get<bool>();
+  }
+  if (hints->contains("global_atomic_exch")) {
+    const json& exch = r.member(*hints, "hints", "global_atomic_exch");
+    if (!exch.is_boolean()) r.fail("hints.global_atomic_exch", "expected true or false");
+    p.global_atomic_exch = exch.get<bool>();
   }
   if (hints->contains("sass_atomic_paths")) {
     const json& paths = r.member(*hints, "hints", "sass_atomic_paths");
@@ -273,6 +279,7 @@ json kernel_profile_to_json(const KernelProfile& p) {
   if (p.shared_atomic_lane_bytes) hints["shared_atomic_lane_bytes"] = *p.shared_atomic_lane_bytes;
   if (p.shared_cas_spin) hints["shared_cas_spin"] = *p.shared_cas_spin;
   if (p.global_atomic_warp_aggregated) hints["global_atomic_warp_aggregated"] = *p.global_atomic_warp_aggregated;
+  if (p.global_atomic_exch) hints["global_atomic_exch"] = *p.global_atomic_exch;
   if (p.global_atomic_addresses) hints["global_atomic_addresses"] = *p.global_atomic_addresses;
   for (const auto& [path, count] : p.sass_atomic_paths) hints["sass_atomic_paths"][enum_name(path)] = count;
   doc["hints"] = hints;

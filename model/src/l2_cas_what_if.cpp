@@ -35,10 +35,21 @@ double non_cas_requests(const L2Inputs& in) { return std::max(0.0, in.requests -
 
 }  // namespace
 
+// A lock's release: an atomic exchange in the kernel's SASS (the hint) or among its measured sites.
+bool has_atomic_exchange(const KernelAnalysis& a, const KernelProfile& p) {
+  if (p.global_atomic_exch.value_or(false)) return true;
+  return std::any_of(a.sites.begin(), a.sites.end(), [](const AtomicSite& s) {
+    return s.unit == SiteUnit::kGlobal && s.opcode.find(".EXCH") != std::string::npos;
+  });
+}
+
 bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& p, const Rules& r) {
   const L2Inputs& in = a.l2.inputs;
-  if (a.l2.basis != L2ServiceBasis::kHotAddress || in.cas_requests <= 0 || in.cas_share < r.cas_heavy_min_c)
-    return false;
+  if (in.cas_requests <= 0 || in.cas_share < r.cas_heavy_min_c) return false;
+  // One lock word takes one hot address. Locks over many words (one per bucket or group) spread
+  // their CASes like a hash probe's, which also retries and adds non-CAS atomics (its counts):
+  // there the release itself, an atomic exchange, tells the lock apart.
+  if (a.l2.basis != L2ServiceBasis::kHotAddress && !has_atomic_exchange(a, p)) return false;
   // A lock is released by a write: without any non-CAS atomic the CASes are a retry loop of
   // their own (a product or a float max), which the retry law prices (a lock released by a plain
   // store reads as one too).
@@ -106,18 +117,22 @@ std::optional<WhatIf> lock_free(const KernelAnalysis& a, const KernelProfile& p,
   const double releases = non_cas_requests(in);
   const double most = std::max(p.useful_updates.value_or(0.0), releases);
   const double fewest = releases > 0 ? std::min(releases, most) : most;
-  const double cycles = a.l2.one_address_cycles;
-  if (!(cycles > 0)) return std::nullopt;  // no calibrated one-address S: no prediction (not an L2 time of 0)
+  // The native atomics go where the locked words were: one address at its calibrated one-address
+  // S; many lock words at the S of the slices' present basis (their spread, or hot slice).
+  const bool one_lock = a.l2.basis == L2ServiceBasis::kHotAddress;
+  const double cycles = one_lock ? a.l2.one_address_cycles : a.l2.service_cycles;
+  if (!(cycles > 0)) return std::nullopt;  // no calibrated S: no prediction (not an L2 time of 0)
   WhatIf w = predicted(
       t, WhatIfId::kLockFree,
       fmt::format("lock-free: replace the CAS spin lock by native atomics: L2 requests from {:.3g} to "
                      "{:.3g}-{:.3g}", in.requests, fewest, most),
       fewest, fewest * in.hottest_share, cycles, 0,
-      fmt::format("{:.3g} CAS requests per update spin on one address; high: one native atomic per lock "
+      fmt::format("{:.3g} CAS requests per update spin on {}; high: one native atomic per lock "
                   "release ({:.3g} non-CAS atomics), low: one per useful update ({:.3g}); each at the "
-                  "calibrated one-address S {:.2f} L2 cycles, the hottest slice's share {:.2f} of them",
-                  in.cas_requests / std::max(1.0, p.useful_updates.value_or(releases)), releases, most, cycles,
-                  in.hottest_share));
+                  "calibrated {} S {:.2f} L2 cycles, the hottest slice's share {:.2f} of them",
+                  in.cas_requests / std::max(1.0, p.useful_updates.value_or(releases)),
+                  one_lock ? "one address" : "the lock words", releases, most, one_lock ? "one-address" : "present basis's",
+                  cycles, in.hottest_share));
   w.least_change_time_ns = time_with(t, most * in.hottest_share, cycles);
   return w;
 }

@@ -73,9 +73,10 @@ std::optional<CauseText> cas_text(const KernelAnalysis& a, const KernelProfile& 
   const L2Inputs& in = a.l2.inputs;
   if (looks_like_spin_lock(a, p, r))
     return CauseText{FindingKind::kL2HotAddress,
-                     fmt::format("A global CAS spin lock serializes at one L2 slice: {:.3g} CAS requests, {} of "
-                                 "the requests at one slice, the slice at {}", in.cas_requests,
-                                 percent(in.hottest_share), percent(a.l2.utilization)),
+                     fmt::format("A global CAS spin lock serializes at {}: {:.3g} CAS requests, {} of "
+                                 "the requests at one slice, the slice at {}",
+                                 a.l2.basis == L2ServiceBasis::kHotAddress ? "one L2 slice" : "the L2 slices of its lock words",
+                                 in.cas_requests, percent(in.hottest_share), percent(a.l2.utilization)),
                      "Every waiting warp's atomicCAS on the lock goes to its slice, and the lock passes "
                      "from one holder to the next one at a time. Replace the lock by native atomics "
                      "(atomicAdd / atomicMax per field, after a warp reduction); where a lock is needed, "

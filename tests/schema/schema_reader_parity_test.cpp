@@ -64,6 +64,7 @@ TEST(SchemaReaderParity, BrokenProfilesRefusedByBoth) {
       {"unknown global op", [](json& d) { d["hints"]["global_atomic_op"] = "red.add.s32"; }},
       {"cas spin as a number", [](json& d) { d["hints"]["shared_cas_spin"] = 1; }},
       {"warp aggregation as a number", [](json& d) { d["hints"]["global_atomic_warp_aggregated"] = 1; }},
+      {"exchange as a string", [](json& d) { d["hints"]["global_atomic_exch"] = "yes"; }},
       {"stand-in without its op", [](json& d) {
          d["hints"].erase("global_atomic_op");
          d["hints"]["global_atomic_op_stands_in_for"] = "REDG.E.XOR";

@@ -114,6 +114,10 @@ TEST(SassOfBuiltBinaries, CompilerWarpAggregation) {
   const an::SassAtomics cells = atomics_of(dump, "bin_global_kernel");
   EXPECT_GT(cells.global_matched(), 0);
   EXPECT_EQ(cells.global_warp_aggregated, 0);
+  // A lock per group: its release is the atomic exchange the lock hint looks for.
+  const an::SassAtomics locks = atomics_of(dump, "group_stats_locked_kernel");
+  EXPECT_GT(locks.global_ops.count(GlobalAtomicOp::kAtomExchU32), 0u);
+  EXPECT_GT(locks.global_ops.count(GlobalAtomicOp::kAtomCasU32), 0u);
 }
 
 TEST(SassOfBuiltBinaries, EveryFunctionParsesWithInstructions) {

@@ -140,6 +140,30 @@ TEST_F(L2CasWhatIf, SpinLockGetsLockFreeBetweenOneAtomicPerUpdateAndOnePerReleas
   EXPECT_NE(f->recommendation.find("native atomics"), std::string::npos);
 }
 
+// Locks over many words (one per bucket): the CASes spread as a hash probe's do, with as many
+// non-CAS atomics. Only the release's atomic exchange in the SASS tells the lock apart; then
+// lock-free is priced at the present basis's S and load-before-CAS is not proposed.
+TEST_F(L2CasWhatIf, SpinLocksOverManyWordsAreLocksOnlyWithTheirExchange) {
+  KernelProfile p = cas_probe(1.6e5 * 2.2 / 0.9, 2.0e6);  // 4.5 CAS per update
+  const KernelAnalysis probe = analyze(p, model);
+  ASSERT_TRUE(probe.l2.evaluated);
+  ASSERT_NE(probe.l2.basis, L2ServiceBasis::kHotAddress);
+  EXPECT_EQ(what_if_with(probe, WhatIfId::kLockFree), nullptr) << "no exchange: a probe, not a lock";
+  EXPECT_NE(what_if_with(probe, WhatIfId::kLoadBeforeCas), nullptr);
+  p.global_atomic_exch = true;
+  const KernelAnalysis locks = analyze(p, model);
+  const WhatIf* w = what_if_with(locks, WhatIfId::kLockFree);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(what_if_with(locks, WhatIfId::kLoadBeforeCas), nullptr) << "a lock hands over one holder at a time";
+  const double T = *p.counter(metric::kDurationNs);
+  const double ns_per_cycle = T / locks.l2.inputs.elapsed_cycles;
+  const double share = locks.l2.inputs.hottest_share, s = locks.l2.service_cycles;
+  const double other = T * (1 - std::min(1.0, locks.l2.utilization));
+  EXPECT_NEAR(w->interval.high, T / (other + 6.0e6 * share * s * ns_per_cycle), 1e-6 * w->interval.high)
+      << "one native atomic per release (the 6e6 REDs), at the present basis's S";
+  EXPECT_NE(w->basis.find("the lock words"), std::string::npos) << w->basis;
+}
+
 TEST_F(L2CasWhatIf, FewCasPerUpdateIsNoSpinLock) {
   const KernelAnalysis a = analyze(spin_lock(1.5e6, 1.0e6), model);  // 1.5 CAS per update
   EXPECT_EQ(what_if_with(a, WhatIfId::kLockFree), nullptr);

@@ -101,6 +101,9 @@ struct KernelProfile {
   // (one elected lane after a vote and a population count, as ptxas does for a warp-uniform
   // address): there are no same-address lanes left to merge.
   std::optional<bool> global_atomic_warp_aggregated;
+  // From the SASS of the kernel: it has a global atomic exchange (ATOMG.EXCH), as a spin lock's
+  // release (atomicExch(&lock, 0)) compiles to.
+  std::optional<bool> global_atomic_exch;
   // From the SASS of the kernel: the global atomic (REDG/ATOMG) that issues most, which
   // picks the L2 section's service time (counters cannot tell f32 from u32).
   std::optional<GlobalAtomicOp> global_atomic_op;
