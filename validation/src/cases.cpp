@@ -99,8 +99,8 @@ std::vector<VariantSpec> sweep_variants(const std::vector<int>& ms) {
 
 // Held-out round 2: eight workloads written after the model, each fix the one a performance
 // engineer would write, named by the what-ifs that describe its change before anything is measured.
-CaseEntry held_out(CaseSpec spec, std::function<std::unique_ptr<Workload>()> make) {
-  spec.held_out = "round2";
+CaseEntry held_out(CaseSpec spec, std::function<std::unique_ptr<Workload>()> make, const char* round = "round2") {
+  spec.held_out = round;
   return {std::move(spec), std::move(make)};
 }
 
@@ -166,6 +166,24 @@ void add_held_out_round2(std::vector<CaseEntry>& e) {
                                           {W::kNoConflicts, W::kReplicate}, "no_atomics",
                                           "each kept value to its own slot of the tile")},
                        [] { return make_compact_workload(33'554'432, 2208); }));
+}
+
+// Held-out round 3: written after round 2's results and the model changes they led to (locks over
+// many words, warp-aggregated atomics), predicted before anything of theirs is measured.
+void add_held_out_round3(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"chain_lock_counts", "key counts in hash buckets of 4 slots under a spin lock per bucket",
+                        "8388608 keys of 32768 ids, power law floor(32768 u^2) scattered, 8192 buckets, seed 3301",
+                        held_out_variants("bucket_locks", "the bucket's lock around its scan and count", "lock_free",
+                                          "atomicCAS on a slot's key, atomicAdd on its count", {W::kLockFree},
+                                          "unlocked", "the same scan and updates without lock or atomics (racy)")},
+                       [] { return make_chain_lock_workload(8'388'608, 8192, 2.0, 3301); }, "round3"));
+  e.push_back(held_out({"kmeans_accumulate", "the k-means update step: float sums of 4 coordinates and a count per centroid",
+                        "4194304 points, coordinates uniform in {0,1,2,3}, 64 centroids by power law floor(64 u^1.5), "
+                        "seed 3302",
+                        held_out_variants("global_atomics", "a float atomicAdd per coordinate, an atomicAdd per point",
+                                          "block_private", "the block's sums and counts in shared memory, merged once",
+                                          {W::kPrivatize}, "no_atomics", "the same reads, summed in registers")},
+                       [] { return make_kmeans_workload(4'194'304, 64, 1.5, 3302); }, "round3"));
 }
 
 std::vector<CaseEntry> make_entries() {
@@ -264,6 +282,7 @@ std::vector<CaseEntry> make_entries() {
                 sweep_variants({0, 16, 32, 40, 48, 56, 64, 80, 96, 128})},
                [] { return make_sweep_workload(1024, 32); }});
   add_held_out_round2(e);
+  add_held_out_round3(e);
   return e;
 }
 

@@ -33,4 +33,13 @@ std::unique_ptr<Workload> make_segment_max_workload(std::size_t n, std::uint32_t
 // n floats in [0, 1), buckets uniform; variants cas_loop, load_then_cas, no_atomics.
 std::unique_ptr<Workload> make_argmax_workload(std::size_t n, std::uint32_t buckets, std::uint64_t seed);
 
+// Round 3 (held_out_round3_workloads.cpp). n keys of buckets x kernels::kChainSlots ids (power
+// law, scattered), bucket = key % buckets; variants bucket_locks, lock_free, unlocked.
+std::unique_ptr<Workload> make_chain_lock_workload(std::size_t n, std::uint32_t buckets, double power,
+                                                   std::uint64_t seed);
+// n points of kernels::kKmeansDims coordinates in {0, 1, 2, 3}, labels floor(centroids u^power);
+// variants global_atomics, block_private, no_atomics.
+std::unique_ptr<Workload> make_kmeans_workload(std::size_t n, std::uint32_t centroids, double power,
+                                               std::uint64_t seed);
+
 }  // namespace atomq::validation
