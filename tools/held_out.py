@@ -170,11 +170,16 @@ def score(doc, results):
         "largest_floor_agrees": [sum(r["truth_bound"] == r["largest_floor_bound"] for r in judged), len(judged)],
         "fix_inside_interval": [sum(r["fix_inside"] for r in fixes), len(fixes)],
         "recommended_high_low_median": statistics.median(ratios) if ratios else None,
-        # null where more than half the fixes have no what-if (no finite median)
-        "fix_time_error_median": statistics.median(errors) if errors and statistics.median(errors) < math.inf else None,
+        # null without fixes, or where at least half have no what-if (no finite median)
+        "fix_time_error_median": finite_median(errors),
         "fixes_without_what_if": sum(r["fix_time_error"] is None for r in fixes),
     }
     return rows, summary
+
+
+def finite_median(values):
+    median = statistics.median(values) if values else math.inf
+    return median if median < math.inf else None
 
 
 def rows_with_fix(rows):
@@ -198,8 +203,9 @@ def markdown(doc, rows, summary):
               "- recommended what-ifs' median high/low: " +
               ("-" if s["recommended_high_low_median"] is None else f"{s['recommended_high_low_median']:.2f}"),
               "- fix time, median |predicted - measured| / measured: " +
-              ("no finite median" if err is None else f"{100 * err:.1f}%") +
-              f" over {len(rows_with_fix(rows))} fixes ({s['fixes_without_what_if']} without a what-if, each a miss)"]
+              ("-" if not s["fix_inside_interval"][1] else
+               ("no finite median" if err is None else f"{100 * err:.1f}%") +
+               f" over {s['fix_inside_interval'][1]} fixes ({s['fixes_without_what_if']} without a what-if, each a miss)")]
     return "\n".join(lines) + "\n"
 
 

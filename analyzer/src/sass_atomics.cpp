@@ -57,20 +57,26 @@ std::optional<GlobalAtomicOp> dominant_op(const std::vector<std::pair<long long,
       ->first;
 }
 
-// The compiler's warp aggregation of a warp-uniform address: within the few instructions before
-// a predicated atomic, a vote of the active lanes (VOTE.ANY / VOTEU.ANY) and its population count
-// (POPC / UPOPC). An atomic on a per-lane address has neither.
+// Warp aggregation before a predicated (one elected lane's) atomic, within the few instructions
+// since the previous atomic: a vote of the active lanes (VOTE.ANY / VOTEU.ANY) and its population
+// count (POPC / UPOPC), as ptxas emits for an atomicAdd of a constant on a warp-uniform address,
+// or a warp reduction of the values (REDUX / UREDUX, __reduce_add_sync). An atomic on a per-lane
+// address has neither.
 constexpr size_t kAggregationWindow = 16;
+
+bool is_atomic(const ParsedOpcode& p) { return is_global_atomic(p) || p.base == "ATOMS"; }
 
 bool warp_aggregated(const std::vector<SassInstruction>& instructions, size_t at) {
   if (instructions[at].predicate.empty()) return false;
-  bool vote = false, popc = false;
-  for (size_t i = at > kAggregationWindow ? at - kAggregationWindow : 0; i < at; ++i) {
+  bool vote = false, popc = false, reduction = false;
+  for (size_t i = at; i-- > 0 && at - i <= kAggregationWindow;) {
     const std::string& op = instructions[i].opcode;
+    if (is_atomic(parse_opcode(op))) break;  // what came before belongs to the previous atomic
     vote = vote || op.rfind("VOTE.ANY", 0) == 0 || op.rfind("VOTEU.ANY", 0) == 0;
     popc = popc || op == "POPC" || op == "UPOPC";
+    reduction = reduction || op.rfind("REDUX", 0) == 0 || op.rfind("UREDUX", 0) == 0;
   }
-  return vote && popc;
+  return (vote && popc) || reduction;
 }
 
 }  // namespace

@@ -46,13 +46,11 @@ bool apply_atomic_hints(const SassAtomics& atomics, model::KernelProfile& profil
     changed = true;
   }
   if (!profile.global_atomic_warp_aggregated && atomics.global_matched() > 0) {
-    profile.global_atomic_warp_aggregated = atomics.global_warp_aggregated == atomics.global_matched();
+    profile.global_atomic_warp_aggregated = atomics.every_global_warp_aggregated();
     changed = true;
   }
-  const auto exchanges = atomics.global_ops.count(GlobalAtomicOp::kAtomExchU32) +
-                         atomics.global_ops.count(GlobalAtomicOp::kAtomExchU64);
   if (!profile.global_atomic_exch && atomics.global_matched() > 0) {
-    profile.global_atomic_exch = exchanges > 0;
+    profile.global_atomic_exch = atomics.has_global_exchange();
     changed = true;
   }
   if (!profile.global_atomic_op && atomics.dominant_global) {

@@ -103,6 +103,14 @@ void read_counters(const Fields& r, const json& doc, KernelProfile& p) {
   }
 }
 
+// An optional true/false hint.
+void read_flag(const Fields& r, const json& hints, const char* key, std::optional<bool>& out) {
+  if (!hints.contains(key)) return;
+  const json& flag = r.member(hints, "hints", key);
+  if (!flag.is_boolean()) r.fail(std::string("hints.") + key, "expected true or false");
+  out = flag.get<bool>();
+}
+
 void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
   const json* hints = r.optional_member(doc, "", "hints");
   if (hints == nullptr) return;
@@ -129,21 +137,9 @@ void read_hints(const Fields& r, const json& doc, KernelProfile& p) {
     if (bytes != 4 && bytes != 8) r.fail("hints.shared_atomic_lane_bytes", "must be 4 or 8");
     p.shared_atomic_lane_bytes = static_cast<int>(bytes);
   }
-  if (hints->contains("shared_cas_spin")) {
-    const json& spin = r.member(*hints, "hints", "shared_cas_spin");
-    if (!spin.is_boolean()) r.fail("hints.shared_cas_spin", "expected true or false");
-    p.shared_cas_spin = spin.get<bool>();
-  }
-  if (hints->contains("global_atomic_warp_aggregated")) {
-    const json& aggregated = r.member(*hints, "hints", "global_atomic_warp_aggregated");
-    if (!aggregated.is_boolean()) r.fail("hints.global_atomic_warp_aggregated", "expected true or false");
-    p.global_atomic_warp_aggregated = aggregated.get<bool>();
-  }
-  if (hints->contains("global_atomic_exch")) {
-    const json& exch = r.member(*hints, "hints", "global_atomic_exch");
-    if (!exch.is_boolean()) r.fail("hints.global_atomic_exch", "expected true or false");
-    p.global_atomic_exch = exch.get<bool>();
-  }
+  read_flag(r, *hints, "shared_cas_spin", p.shared_cas_spin);
+  read_flag(r, *hints, "global_atomic_warp_aggregated", p.global_atomic_warp_aggregated);
+  read_flag(r, *hints, "global_atomic_exch", p.global_atomic_exch);
   if (hints->contains("sass_atomic_paths")) {
     const json& paths = r.member(*hints, "hints", "sass_atomic_paths");
     if (!paths.is_object()) r.fail("hints.sass_atomic_paths", "expected an object of path: count");

@@ -33,8 +33,6 @@ double time_with(const TimeSplit& t, double hottest, double cycles) {
 // The number of lock acquisitions' releases: non-CAS atomics (atomicExch) at L2.
 double non_cas_requests(const L2Inputs& in) { return std::max(0.0, in.requests - in.cas_requests); }
 
-}  // namespace
-
 // A lock's release: an atomic exchange in the kernel's SASS (the hint) or among its measured sites.
 bool has_atomic_exchange(const KernelAnalysis& a, const KernelProfile& p) {
   if (p.global_atomic_exch.value_or(false)) return true;
@@ -42,6 +40,8 @@ bool has_atomic_exchange(const KernelAnalysis& a, const KernelProfile& p) {
     return s.unit == SiteUnit::kGlobal && s.opcode.find(".EXCH") != std::string::npos;
   });
 }
+
+}  // namespace
 
 bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& p, const Rules& r) {
   const L2Inputs& in = a.l2.inputs;

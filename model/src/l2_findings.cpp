@@ -64,15 +64,19 @@ struct CauseText {
 
 CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggregated);
 
-// Every global atomic already issued by one lane per warp (the SASS hint): the advice to
-// aggregate in the warp would change nothing.
-bool already_warp_aggregated(const KernelProfile& p) { return p.global_atomic_warp_aggregated.value_or(false); }
+FindingKind kind_of_basis(L2ServiceBasis basis) {
+  switch (basis) {
+    case L2ServiceBasis::kHotAddress: return FindingKind::kL2HotAddress;
+    case L2ServiceBasis::kHotSlice: return FindingKind::kL2HotSlice;
+    default: return FindingKind::kL2Throughput;
+  }
+}
 
 // A global CAS spin lock, or CAS-heavy traffic elsewhere: what to change about the CASes.
 std::optional<CauseText> cas_text(const KernelAnalysis& a, const KernelProfile& p, const Rules& r) {
   const L2Inputs& in = a.l2.inputs;
   if (looks_like_spin_lock(a, p, r))
-    return CauseText{FindingKind::kL2HotAddress,
+    return CauseText{kind_of_basis(a.l2.basis),
                      fmt::format("A global CAS spin lock serializes at {}: {:.3g} CAS requests, {} of "
                                  "the requests at one slice, the slice at {}",
                                  a.l2.basis == L2ServiceBasis::kHotAddress ? "one L2 slice" : "the L2 slices of its lock words",
@@ -203,10 +207,7 @@ void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const Serv
   f.details = l2_details(q);
   if (profile.global_atomic_warp_aggregated) {
     f.evidence.push_back({"global_atomic_warp_aggregated", *profile.global_atomic_warp_aggregated ? 1.0 : 0.0,
-                          "1: every global atomic issued by one lane per warp (SASS)"});
-    if (*profile.global_atomic_warp_aggregated)
-      f.details.push_back("no warp aggregation proposed: every global atomic in the SASS is already issued by one "
-                          "elected lane per warp (VOTE.ANY and POPC before a predicated atomic)");
+                          "flag"});
   }
   f.what_ifs = l2_what_ifs(a, profile, m, r, privatized, f.details);
   a.findings.push_back(std::move(f));

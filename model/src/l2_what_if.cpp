@@ -359,7 +359,11 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
     details.push_back("a global CAS retry loop: merging its updates is priced by the retry law (the CAS retry "
                       "finding), not here");
   // Atomics the SASS shows issued by one lane per warp have no same-address lanes left to merge.
-  const bool merged = p.global_atomic_warp_aggregated.value_or(false);
+  const bool merged = already_warp_aggregated(p);
+  if (merged && !loop)
+    details.push_back("no warp aggregation proposed: every global atomic in the SASS is already issued by one "
+                      "elected lane per warp (a vote and its population count, or a warp reduction, before a "
+                      "predicated atomic)");
   std::vector<std::optional<WhatIf>> candidates = {
       loop || merged ? std::nullopt : aggregate_in_warp(a, *t, m.l2_section(), r),
       privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, r, *t, details),

@@ -27,8 +27,12 @@ std::optional<TimeSplit> time_split(const KernelAnalysis& a, const KernelProfile
 WhatIf predicted(const TimeSplit& t, WhatIfId id, std::string change, double requests, double hottest,
                  double service_cycles, double shared_ns, const std::string& basis);
 
-// A global CAS spin lock: CAS-heavy requests on one hot address, many CAS per update.
+// A global CAS spin lock: CAS-heavy requests, many CAS per update, on one hot address or on
+// many lock words whose release (an atomic exchange) shows.
 bool looks_like_spin_lock(const KernelAnalysis& a, const KernelProfile& profile, const Rules& r);
+
+// Every global atomic already issued by one lane per warp (the SASS hint): nothing to merge.
+inline bool already_warp_aggregated(const KernelProfile& p) { return p.global_atomic_warp_aggregated.value_or(false); }
 
 // l2_cas_what_if.cpp: probe with a load before the CAS; replace a spin lock by native atomics;
 // aggregate the lanes of a warp that hit the hot slice's words.

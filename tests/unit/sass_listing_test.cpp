@@ -511,3 +511,18 @@ TEST(SassAtomics, WarpAggregatedGlobalAtomic) {
   EXPECT_EQ(classify({"VOTE.ANY R3, PT, P0", "@P0 REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5"}).global_warp_aggregated,
             0);
 }
+
+// A warp reduction before the elected lane's atomic aggregates too; a vote that belongs to an
+// earlier atomic does not carry over to the next one.
+TEST(SassAtomics, WarpAggregationByReductionAndPerAtomic) {
+  EXPECT_EQ(classify({"REDUX.SUM.S32 UR5, R4", "@P0 REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5"}).global_warp_aggregated,
+            1);
+  const an::SassAtomics two = classify({"VOTEU.ANY UR4, UPT, PT", "POPC R11, UR4",
+                                        "@P1 ATOMG.E.ADD.STRONG.GPU PT, R7, desc[UR6][R6.64], R11",
+                                        "@P2 REDG.E.ADD.STRONG.GPU desc[UR4][R8.64], R5"});
+  EXPECT_EQ(two.global_matched(), 2);
+  EXPECT_EQ(two.global_warp_aggregated, 1);
+  EXPECT_FALSE(two.every_global_warp_aggregated());
+  EXPECT_FALSE(two.has_global_exchange());
+  EXPECT_TRUE(classify({"ATOMG.E.EXCH.STRONG.GPU PT, R3, desc[UR4][R2.64], RZ"}).has_global_exchange());
+}

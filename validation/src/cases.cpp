@@ -99,7 +99,7 @@ std::vector<VariantSpec> sweep_variants(const std::vector<int>& ms) {
 
 // Held-out round 2: eight workloads written after the model, each fix the one a performance
 // engineer would write, named by the what-ifs that describe its change before anything is measured.
-CaseEntry held_out(CaseSpec spec, std::function<std::unique_ptr<Workload>()> make, const char* round = "round2") {
+CaseEntry held_out(CaseSpec spec, std::function<std::unique_ptr<Workload>()> make, const char* round) {
   spec.held_out = round;
   return {std::move(spec), std::move(make)};
 }
@@ -120,52 +120,52 @@ void add_held_out_round2(std::vector<CaseEntry>& e) {
                                           "one atomicAdd per warp (ballot, popc, shuffle)",
                                           {W::kAggregateInWarp, W::kAggregateHotLanes}, "no_atomics",
                                           "each pushed vertex to its edge's own slot")},
-                       [] { return make_frontier_workload(16'777'216, 1u << 22, 2201); }));
+                       [] { return make_frontier_workload(16'777'216, 1u << 22, 2201); }, "round2"));
   e.push_back(held_out({"ticket_queue", "a work queue dequeued by atomicAdd on one ticket (tasks of 16 words)",
                         "1048576 tasks of 16 words uniform below 2^20, seed 2202",
                         held_out_variants("ticket_per_thread", "each thread takes one task per atomicAdd",
                                           "ticket_per_warp", "lane 0 takes 32 tasks per atomicAdd for its warp",
                                           {W::kAggregateInWarp, W::kAggregateHotLanes}, "static_tasks",
                                           "tasks assigned by thread index")},
-                       [] { return make_ticket_workload(1u << 20, 2202); }));
+                       [] { return make_ticket_workload(1u << 20, 2202); }, "round2"));
   e.push_back(held_out({"triangle_count", "triangle counting into one global 64-bit counter",
                         "65536 vertices in communities of 64 (edge probability 0.3) plus 262144 random edges, seed 2203",
                         held_out_variants("global_counter", "one atomicAdd per triangle found", "warp_sum",
                                           "counted per thread, one atomicAdd per warp",
                                           {W::kPrivatize, W::kAggregateInWarp}, "no_atomics", "counted, never added")},
-                       [] { return make_triangle_workload(1u << 16, 64, 0.3, 262'144, 2203); }));
+                       [] { return make_triangle_workload(1u << 16, 64, 0.3, 262'144, 2203); }, "round2"));
   e.push_back(held_out({"word_count_shared_hash", "a word count in a per-block shared hash table (CAS on the key)",
                         "16777216 tokens over 1024 words, power law floor(1024 u^3), seed 2204",
                         held_out_variants("shared_cas", "every token claims or finds its slot and adds 1",
                                           "warp_merged", "equal words of a warp merged first (__match_any_sync)",
                                           {W::kNoConflicts, W::kReplicate}, "no_atomics", "the same reads and hash")},
-                       [] { return make_word_count_workload(16'777'216, 1024, 3.0, 2204); }));
+                       [] { return make_word_count_workload(16'777'216, 1024, 3.0, 2204); }, "round2"));
   e.push_back(held_out({"group_stats_bucket_locks", "sum, count, min and max per group under a spin lock per group",
                         "4194304 values uniform below 1000 in 1024 uniform groups, seed 2205",
                         held_out_variants("bucket_locks", "the group's lock around its four fields", "lock_free",
                                           "atomicAdd, atomicAdd, atomicMin, atomicMax", {W::kLockFree}, "unlocked",
                                           "the same updates without lock or atomics (racy)")},
-                       [] { return make_group_stats_workload(4'194'304, 1024, 2205); }));
+                       [] { return make_group_stats_workload(4'194'304, 1024, 2205); }, "round2"));
   e.push_back(held_out({"segment_max_cas", "a segmented float max through a global CAS loop (sorted segments)",
                         "16777216 values uniform in [0, 1) over 65536 segments of random length, seed 2206",
                         held_out_variants("cas_loop", "CAS max(value, current) until the CAS holds", "native_max",
                                           "atomicMax on the bit pattern (non-negative floats)",
                                           {W::kNativeFetchAndOp, W::kCasLoopNativeBestCase, W::kCasLoopNativeWorstCase},
                                           "no_atomics", "the same reads")},
-                       [] { return make_segment_max_workload(16'777'216, 65'536, 2206); }));
+                       [] { return make_segment_max_workload(16'777'216, 65'536, 2206); }, "round2"));
   e.push_back(held_out({"argmax_cas64", "an argmax per bucket through a 64-bit global CAS loop (packed value, index)",
                         "16777216 values uniform in [0, 1) in 4096 uniform buckets, seed 2207",
                         held_out_variants("cas_loop", "CAS max(key, current) until the CAS holds", "load_then_cas",
                                           "read first, CAS only while the key is larger", {W::kLoadBeforeCas},
                                           "no_atomics", "the same reads and keys")},
-                       [] { return make_argmax_workload(16'777'216, 4096, 2207); }));
+                       [] { return make_argmax_workload(16'777'216, 4096, 2207); }, "round2"));
   e.push_back(held_out({"compact_shared_tail", "a stream compaction through a block's shared tail counter",
                         "33554432 words uniform, a quarter kept (low two bits 0), tiles of 4096, seed 2208",
                         held_out_variants("shared_tail", "one shared atomicAdd per kept value", "warp_tail",
                                           "one shared atomicAdd per warp (ballot, popc)",
                                           {W::kNoConflicts, W::kReplicate}, "no_atomics",
                                           "each kept value to its own slot of the tile")},
-                       [] { return make_compact_workload(33'554'432, 2208); }));
+                       [] { return make_compact_workload(33'554'432, 2208); }, "round2"));
 }
 
 // Held-out round 3: written after round 2's results and the model changes they led to (locks over

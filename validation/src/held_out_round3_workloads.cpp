@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <iterator>
+#include <stdexcept>
 
 #include "held_out_round3.cuh"
 #include "held_out_workloads.hpp"
@@ -41,10 +42,12 @@ class ChainLockWorkload : public Workload {
     const std::vector<std::uint32_t> keys = download(args_.slot_keys, slots());
     const std::vector<std::uint32_t> counts = download(args_.slot_counts, slots());
     std::vector<std::uint32_t> got(expected_.size(), 0);
+    std::vector<bool> seen(expected_.size(), false);
     for (std::size_t s = 0; s < slots(); ++s) {
       if (keys[s] == k::kEmptyKey) continue;
-      if (keys[s] >= got.size() || keys[s] % buckets_ != s / k::kChainSlots || got[keys[s]] != 0)
+      if (keys[s] >= got.size() || keys[s] % buckets_ != s / k::kChainSlots || seen[keys[s]])
         return {true, false, fmt::format("slot {} holds key {}, outside its bucket or twice", s, keys[s])};
+      seen[keys[s]] = true;
       got[keys[s]] = counts[s];
     }
     return compare_counts(got, expected_);
@@ -116,6 +119,8 @@ std::unique_ptr<Workload> make_chain_lock_workload(std::size_t n, std::uint32_t 
 
 std::unique_ptr<Workload> make_kmeans_workload(std::size_t n, std::uint32_t centroids, double power,
                                                std::uint64_t seed) {
+  if (centroids == 0 || centroids > k::kKmeansMaxCentroids)  // the block-private sums are sized for the most
+    throw std::invalid_argument(fmt::format("kmeans: {} centroids, 1 to {} supported", centroids, k::kKmeansMaxCentroids));
   return std::make_unique<KmeansWorkload>(uniform_values(n * k::kKmeansDims, 4, seed),
                                           power_law_ids(n, centroids, power, false, seed + 1), centroids);
 }

@@ -21,6 +21,8 @@ KernelProfile sample() {
   p.symbol = "_Z11hist_sharedPj";
   p.shared_atomic_lane_bytes = 8;
   p.shared_cas_spin = true;
+  p.global_atomic_warp_aggregated = false;
+  p.global_atomic_exch = true;
   p.global_atomic_op = GlobalAtomicOp::kRedOrU32;
   p.global_atomic_op_stands_in_for = "REDG.E.XOR.STRONG.GPU";
   p.useful_updates = 12345;
@@ -47,6 +49,8 @@ TEST(KernelProfile, RoundTripKeepsEveryField) {
   EXPECT_EQ(q.symbol, "_Z11hist_sharedPj");
   EXPECT_EQ(q.shared_atomic_lane_bytes, 8);
   EXPECT_EQ(q.shared_cas_spin, true);
+  EXPECT_EQ(q.global_atomic_warp_aggregated, false);  // a false hint is kept, not dropped
+  EXPECT_EQ(q.global_atomic_exch, true);
   EXPECT_EQ(q.global_atomic_op, GlobalAtomicOp::kRedOrU32);
   EXPECT_EQ(q.global_atomic_op_stands_in_for, "REDG.E.XOR.STRONG.GPU");
   EXPECT_EQ(q.launch.grid, p.launch.grid);

@@ -62,15 +62,23 @@ struct SassAtomics {
   // multi_kernel_app.cu's cas_distinct): telling them apart needs the data flow.
   bool cas_in_loop = false;
 
-  // Global atomics the compiler already aggregates in the warp: one elected lane issues them
-  // (a predicated ATOMG/REDG) after a VOTE(U).ANY and a (U)POPC of the active mask, as ptxas
-  // emits for an atomicAdd whose address is warp-uniform. Counted among the global atomics
-  // matched to an op (global_ops); the hint is "every one of them".
+  // Global atomics already aggregated in the warp: one elected lane issues them (a predicated
+  // ATOMG/REDG) after a VOTE(U).ANY and a (U)POPC of the active mask, as ptxas emits for an
+  // atomicAdd whose address is warp-uniform, or after a warp reduction (REDUX). Counted among
+  // the global atomics matched to an op (global_ops).
   int global_warp_aggregated = 0;
   int global_matched() const {
     int n = 0;
     for (const auto& [op, count] : global_ops) n += count;
     return n;
+  }
+  // Every global atomic of the listing aggregated (none outside the vocabulary either).
+  bool every_global_warp_aggregated() const {
+    return other_global == 0 && global_matched() > 0 && global_warp_aggregated == global_matched();
+  }
+  // An atomic exchange among the global atomics, as a spin lock's release compiles to.
+  bool has_global_exchange() const {
+    return global_ops.count(GlobalAtomicOp::kAtomExchU32) > 0 || global_ops.count(GlobalAtomicOp::kAtomExchU64) > 0;
   }
 
   // Every atomic instruction of the listing by its path (model/atomic_paths.hpp): REDAS, bulk

@@ -47,7 +47,7 @@ struct CaseSpec {
   std::string workload;
   std::string input;  // what is generated, with its seed
   std::vector<VariantSpec> variants;
-  // The held-out round the case belongs to ("round2"), empty for the suite: its fixes and
+  // The held-out round the case belongs to ("round2", "round3"), empty for the suite: its fixes and
   // ablations run only after the predictions on its baselines are committed
   // (tools/held_out_run.sh, docs/validation.md "Held-out protocol").
   std::string held_out;
