@@ -5,6 +5,24 @@
 
 namespace atomq::validation::kernels {
 
+namespace {
+
+// The bucket's scan: the key's slot (claimed if empty) counts one more. Plain (volatile) loads and
+// stores: under the bucket's lock, or racy in the ablation.
+__device__ void count_in_bucket(const ChainArgs& a, std::uint32_t bucket, std::uint32_t key) {
+  volatile std::uint32_t* keys = a.slot_keys + bucket * kChainSlots;
+  volatile std::uint32_t* counts = a.slot_counts + bucket * kChainSlots;
+  for (std::uint32_t s = 0; s < kChainSlots; ++s) {
+    if (keys[s] == kEmptyKey) keys[s] = key;
+    if (keys[s] == key) {
+      counts[s] = counts[s] + 1u;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 // The lock is taken inside the branch that won it, so lanes of one warp waiting on each other's
 // buckets make progress (no lane spins while holding a lock its warp needs).
 __global__ void chain_locked_kernel(ChainArgs a) {
@@ -14,15 +32,7 @@ __global__ void chain_locked_kernel(ChainArgs a) {
     while (!done) {
       if (atomicCAS(&a.locks[bucket], 0, 1) == 0) {
         __threadfence();  // the previous holder's writes before ours
-        volatile std::uint32_t* keys = a.slot_keys + bucket * kChainSlots;
-        volatile std::uint32_t* counts = a.slot_counts + bucket * kChainSlots;
-        for (std::uint32_t s = 0; s < kChainSlots; ++s) {
-          if (keys[s] == kEmptyKey) keys[s] = key;
-          if (keys[s] == key) {
-            counts[s] = counts[s] + 1u;
-            break;
-          }
-        }
+        count_in_bucket(a, bucket, key);
         __threadfence();
         atomicExch(&a.locks[bucket], 0);
         done = true;
@@ -48,15 +58,7 @@ __global__ void chain_lock_free_kernel(ChainArgs a) {
 __global__ void chain_unlocked_kernel(ChainArgs a) {
   for (unsigned long long i = global_thread(); i < a.n; i += global_threads()) {
     const std::uint32_t key = a.keys[i], bucket = key % a.buckets;
-    volatile std::uint32_t* keys = a.slot_keys + bucket * kChainSlots;
-    volatile std::uint32_t* counts = a.slot_counts + bucket * kChainSlots;
-    for (std::uint32_t s = 0; s < kChainSlots; ++s) {
-      if (keys[s] == kEmptyKey) keys[s] = key;
-      if (keys[s] == key) {
-        counts[s] = counts[s] + 1u;
-        break;
-      }
-    }
+    count_in_bucket(a, bucket, key);
   }
 }
 
