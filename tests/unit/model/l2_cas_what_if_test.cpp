@@ -158,9 +158,15 @@ TEST_F(L2CasWhatIf, SpinLocksOverManyWordsAreLocksOnlyWithTheirExchange) {
   const double T = *p.counter(metric::kDurationNs);
   const double ns_per_cycle = T / locks.l2.inputs.elapsed_cycles;
   const double share = locks.l2.inputs.hottest_share, s = locks.l2.service_cycles;
+  const double even = 1.0 / locks.l2.inputs.slices;
+  ASSERT_LT(even, share);
   const double other = T * (1 - std::min(1.0, locks.l2.utilization));
-  EXPECT_NEAR(w->interval.high, T / (other + 6.0e6 * share * s * ns_per_cycle), 1e-6 * w->interval.high)
-      << "one native atomic per release (the 6e6 REDs), at the present basis's S";
+  EXPECT_NEAR(w->interval.high, T / (other + 6.0e6 * even * s * ns_per_cycle), 1e-6 * w->interval.high)
+      << "one native atomic per release (the 6e6 REDs), at the present basis's S, spread evenly";
+  ASSERT_TRUE(w->least_change_time_ns);
+  EXPECT_NEAR(*w->least_change_time_ns, other + 6.0e6 * share * s * ns_per_cycle, 1e-6 * *w->least_change_time_ns)
+      << "the least change keeps the spin traffic's hottest share";
+  EXPECT_LE(w->interval.low, T / *w->least_change_time_ns * (1 + 1e-9));
   EXPECT_NE(w->basis.find("the lock words"), std::string::npos) << w->basis;
 }
 
