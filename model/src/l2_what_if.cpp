@@ -138,6 +138,7 @@ SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p, con
 struct PrivatizedAddresses {
   double fewest = 0, most = 0;
   double lanes_at_fewest = 32;  // active lanes per warp instruction at the fewest end (the most: 32)
+  bool one_slice = false;       // every address in lines of the hottest slice (a hot address)
   std::string basis;
 };
 
@@ -166,7 +167,7 @@ double lanes_per_hot_word(const L2Queue& q, const calibration::L2Section* sectio
 // active); at most the words of the hot lines at the hottest slice (the law's share curve), with
 // full warps. The counters do not say which.
 PrivatizedAddresses hot_words(const L2Queue& q, const calibration::L2Section* section, const Rules& rules) {
-  PrivatizedAddresses a{1, 1, lanes_per_hot_word(q, section, rules), "one address"};
+  PrivatizedAddresses a{1, 1, lanes_per_hot_word(q, section, rules), true, "one address"};
   if (!section || std::round(a.lanes_at_fewest) >= 32) return a;  // a full warp on one word: one address
   const double words_per_line = kLineBytes / traits(q.op).word_bytes;
   const double lines = std::max(1.0, std::round(l2_law_of(*section)->chains_at_share(q.inputs.hottest_share)));
@@ -180,14 +181,55 @@ PrivatizedAddresses hot_words(const L2Queue& q, const calibration::L2Section* se
 
 PrivatizedAddresses privatized_addresses(const L2Queue& q, const calibration::L2Section* section, const Rules& rules) {
   const L2Inputs& in = q.inputs;
-  if (in.addresses) return {*in.addresses, *in.addresses, 32, fmt::format("{:.0f} distinct addresses (hint)", *in.addresses)};
+  if (in.addresses)
+    return {*in.addresses, *in.addresses, 32, q.basis == L2ServiceBasis::kHotAddress,
+            fmt::format("{:.0f} distinct addresses (hint)", *in.addresses)};
   if (q.basis == L2ServiceBasis::kHotAddress) return hot_words(q, section, rules);
   const double most = q.addresses_of_spread;
   const double fewest = in.hottest_share > 0 ? std::min(most, std::ceil(1.0 / in.hottest_share)) : most;
-  return {fewest, most, 32,
+  return {fewest, most, 32, false,
           fmt::format("{:.0f} to {:.0f} addresses (at least 1 / the hottest slice's share of the requests; at "
                       "most the calibrated {} cell's words: the counters do not show the bins)",
                       fewest, most, enum_name(q.spread))};
+}
+
+// The merge of a privatized copy: every block adds its `words` contiguous words to global memory
+// once, a block-strided loop whose warp instruction covers one line. A line of words goes in one
+// request (the one_line cell's requests per instruction: 1.5 on GH100, the far partition counted
+// twice), served as the L2 law says for its sectors, with the blocks' updates of one line as one
+// same-address chain; the hottest slice holds the law sweep's share for that many hot lines, or
+// all of them on a hot address's slice. With the term off: one request per word at the kernel's S.
+struct MergeTraffic {
+  double requests = 0, hottest = 0, service_cycles = 0;
+  std::string basis;
+};
+
+MergeTraffic merge_traffic(const L2Queue& q, const calibration::L2Section* section, const Rules& r,
+                           const PrivatizedAddresses& addresses, double words, double blocks) {
+  const L2Inputs& in = q.inputs;
+  MergeTraffic m;
+  m.requests = words * blocks;
+  m.hottest = addresses.one_slice ? m.requests : m.requests * in.hottest_share;
+  m.service_cycles = q.service_cycles;
+  m.basis = "one merge request per word";
+  const std::shared_ptr<const L2Law> law = section ? l2_law_of(*section) : nullptr;
+  const calibration::L2Cell* line = section ? section->saturated(q.op, AddressSpread::kOneLine) : nullptr;
+  if (!r.uses(ModelTerm::kMergePerLine) || !law || !law->fitted || !line || !(line->requests_per_instruction > 0))
+    return m;
+  const double word_bytes = traits(q.op).word_bytes;
+  const double per_line = kLineBytes / word_bytes;
+  const double lines = std::ceil(std::max(1.0, words) / per_line);
+  const double sectors = std::clamp(std::ceil(std::min(std::max(1.0, words), per_line) * word_bytes / 32.0), 1.0, 4.0);
+  const double share = addresses.one_slice || lines <= 1 ? law->one_line_share : law->share_at_lines(lines);
+  const std::optional<double> s = law->service_cycles(q.op, sectors, std::max(1.0, lines * share / law->one_line_share));
+  if (!s || !(share > 0)) return m;
+  m.requests = lines * blocks * line->requests_per_instruction;
+  m.hottest = m.requests * share;
+  m.service_cycles = *s;
+  m.basis = fmt::format("merged per line: {:.0f} line(s) of {:.0f} sector(s) per block at {:.2f} requests each, "
+                        "the hottest slice {:.3f} of them at S {:.2f} cycles (L2 law)",
+                        lines, sectors, line->requests_per_instruction, share, *s);
+  return m;
 }
 
 std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
@@ -208,15 +250,16 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
                         addresses.most > addresses.fewest;
   auto with = [&](double count, double lanes) {
     const double updates = p.useful_updates.value_or(by_lanes ? *in.warp_instructions * lanes : in.requests);
-    const double requests = std::min(in.requests, count * blocks);
-    const double hottest = q.basis == L2ServiceBasis::kHotAddress ? requests : requests * in.hottest_share;
+    const MergeTraffic merge = merge_traffic(q, m.l2_section(), r, addresses, count, blocks);
+    const double kept = std::min(1.0, in.requests / std::max(1.0, merge.requests));
+    const double requests = merge.requests * kept, hottest = merge.hottest * kept;
     const SharedCost shared = shared_unit_time(a, p, m, count, updates, lanes);
     return predicted(t, WhatIfId::kPrivatize,
                      fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}", in.requests,
                                     requests),
-                     requests, hottest, q.service_cycles, shared.ns,
-                     fmt::format("{} x {:.0f} persistent blocks merge once; {:.3g} updates{} move to the shared "
-                                 "unit: {}", addresses.basis, blocks, updates,
+                     requests, hottest, merge.service_cycles, shared.ns,
+                     fmt::format("{} x {:.0f} persistent blocks merge once ({}); {:.3g} updates{} move to the shared "
+                                 "unit: {}", addresses.basis, blocks, merge.basis, updates,
                                  p.useful_updates ? "" : by_lanes ? fmt::format(" ({:.1f} lanes per warp instruction)", lanes)
                                                                   : std::string(" (one per L2 request assumed)"),
                                  shared.basis));
@@ -224,13 +267,13 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
   WhatIf most = with(addresses.most, 32);
   if (addresses.fewest >= addresses.most) return most;
   WhatIf fewest = with(addresses.fewest, addresses.lanes_at_fewest);
+  const double fewest_requests = fewest.instructions, most_requests = most.instructions;
   // The larger gain is the what-if's (high end); the other is the least change (low end).
   WhatIf& best = fewest.speedup >= most.speedup ? fewest : most;
   const WhatIf& other = fewest.speedup >= most.speedup ? most : fewest;
   best.least_change_time_ns = other.predicted_time_ns;
   best.change = fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}-{:.3g}", in.requests,
-                            std::min(in.requests, addresses.fewest * blocks),
-                            std::min(in.requests, addresses.most * blocks));
+                            fewest_requests, most_requests);
   return best;
 }
 

@@ -34,8 +34,9 @@ enum class ModelTerm {
   kHotWordLanes,            // the lanes on a hot address's busiest word (off: a whole warp on the word)
   kProbeChain,              // a probe chain's CASes priced as loads
   kWarpCopies,              // the seed's one copy per warp, with its occupancy and merge cost
+  kMergePerLine,            // a privatized merge: one request per line of contiguous words (off: per word)
 };
-constexpr std::array<EnumName<ModelTerm>, 15> enum_names(ModelTerm) {
+constexpr std::array<EnumName<ModelTerm>, 16> enum_names(ModelTerm) {
   return {{{ModelTerm::kQueueLengthFloor, "queue_length_floor"},
            {ModelTerm::kSharedCasRetryClass, "shared_cas_retry_class"},
            {ModelTerm::kUnitsInSequence, "units_in_sequence"},
@@ -50,7 +51,8 @@ constexpr std::array<EnumName<ModelTerm>, 15> enum_names(ModelTerm) {
            {ModelTerm::kOverlapInterval, "overlap_interval"},
            {ModelTerm::kHotWordLanes, "hot_word_lanes"},
            {ModelTerm::kProbeChain, "probe_chain"},
-           {ModelTerm::kWarpCopies, "warp_copies"}}};
+           {ModelTerm::kWarpCopies, "warp_copies"},
+           {ModelTerm::kMergePerLine, "merge_per_line"}}};
 }
 
 struct Rules {
