@@ -186,6 +186,27 @@ void add_held_out_round3(std::vector<CaseEntry>& e) {
                        [] { return make_kmeans_workload(4'194'304, 64, 1.5, 3302); }, "round3"));
 }
 
+// Held-out round 4: written after round 3's results, two u32 counts whose bins fit in shared
+// memory (a clustered voxel grid, a text's letter pairs), predicted before anything of theirs is
+// measured.
+void add_held_out_round4(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"voxel_occupancy", "voxel occupancy: points counted per voxel of a 16 x 16 x 16 grid (u32 counts)",
+                        "16777216 points, each with probability 1/2 in the 3 x 3 x 3 voxels around one of 8 cluster "
+                        "centres, else uniform over the 4096 voxels; packed x | y << 8 | z << 16, seed 4401",
+                        held_out_variants("global_atomics", "one global atomicAdd per point", "block_private",
+                                          "the block's 4096 counts in shared memory (16 KiB), merged once",
+                                          {W::kPrivatize}, "no_atomics",
+                                          "the same reads and voxel index, summed in registers")},
+                       [] { return make_voxel_workload(16'777'216, 8, 4401); }, "round4"));
+  e.push_back(held_out({"bigram_count", "bigram counts of a text: adjacent letter pairs into 32 x 32 bins (u32 counts)",
+                        "33554432 letters of a 32-letter alphabet by power law floor(32 u^2), each adjacent pair (a, b) "
+                        "into bin a * 32 + b, seed 4402",
+                        held_out_variants("global_atomics", "one global atomicAdd per adjacent pair", "block_private",
+                                          "the block's 1024 counts in shared memory, merged once", {W::kPrivatize},
+                                          "no_atomics", "the same reads and bin index, summed in registers")},
+                       [] { return make_bigram_workload(33'554'432, 2.0, 4402); }, "round4"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -283,6 +304,7 @@ std::vector<CaseEntry> make_entries() {
                [] { return make_sweep_workload(1024, 32); }});
   add_held_out_round2(e);
   add_held_out_round3(e);
+  add_held_out_round4(e);
   return e;
 }
 

@@ -42,4 +42,12 @@ std::unique_ptr<Workload> make_chain_lock_workload(std::size_t n, std::uint32_t 
 std::unique_ptr<Workload> make_kmeans_workload(std::size_t n, std::uint32_t centroids, double power,
                                                std::uint64_t seed);
 
+// Round 4 (held_out_round4_workloads.cpp). n points of a kernels::kVoxelSide^3 grid, each with
+// probability 1/2 in the 3 x 3 x 3 voxels around one of `clusters` centres, else uniform; variants
+// global_atomics, block_private, no_atomics.
+std::unique_ptr<Workload> make_voxel_workload(std::size_t n, std::uint32_t clusters, std::uint64_t seed);
+// A text of n letters floor(kernels::kBigramLetters u^power), its n - 1 adjacent pairs counted;
+// variants global_atomics, block_private, no_atomics.
+std::unique_ptr<Workload> make_bigram_workload(std::size_t n, double power, std::uint64_t seed);
+
 }  // namespace atomq::validation

@@ -47,8 +47,8 @@ struct CaseSpec {
   std::string workload;
   std::string input;  // what is generated, with its seed
   std::vector<VariantSpec> variants;
-  // The held-out round the case belongs to ("round2", "round3"), empty for the suite: its fixes and
-  // ablations run only after the predictions on its baselines are committed
+  // The held-out round the case belongs to ("round2", "round3", "round4"), empty for the suite:
+  // its fixes and ablations run only after the predictions on its baselines are committed
   // (tools/held_out_run.sh, docs/validation.md "Held-out protocol").
   std::string held_out;
   const VariantSpec* find(const std::string& variant) const;
