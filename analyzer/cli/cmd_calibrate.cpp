@@ -15,6 +15,7 @@
 #include "atomq/calibration/cas_retry_sweep.hpp"
 #include "atomq/calibration/dsmem_sweep.hpp"
 #include "atomq/calibration/load_sweep.hpp"
+#include "atomq/calibration/shared_spin_sweep.hpp"
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/calibration/sweep_plan.hpp"
 #include "atomq/microbench/atomic_stream.hpp"
@@ -22,6 +23,7 @@
 #include "atomq/microbench/cas_retry.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
 #include "atomq/microbench/load_chain.hpp"
+#include "atomq/microbench/shared_spin.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/table_selection.hpp"
 #include "calibrate_all_devices.hpp"
@@ -185,7 +187,11 @@ int run_calibrate(const CalibrateArgs& a) {
   table.loads = cal::run_load_sweep(load_bench, a.repeats, kLoadLaunchMs);
   table.loads.created_utc = table.provenance.created_utc;
   table.loads.atomq_commit = table.provenance.atomq_commit;
-  // The table's wall time is the whole calibration's, the retry, DSMEM and load sweeps included.
+  microbench::SharedSpinBench spin_bench(a.device);
+  table.shared_spin = cal::run_shared_spin_sweep(spin_bench, a.repeats);
+  table.shared_spin.created_utc = table.provenance.created_utc;
+  table.shared_spin.atomq_commit = table.provenance.atomq_commit;
+  // The table's wall time is the whole calibration's, the retry, DSMEM, load and spin sweeps included.
   table.provenance.wall_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - retry_begin).count();
 

@@ -141,6 +141,25 @@ json load_section_json(const LoadSection& l) {
               {"cells", cells}};
 }
 
+json shared_spin_section_json(const SharedSpinSection& l) {
+  json cells = json::array();
+  for (const SharedSpinCell& c : l.cells)
+    cells.push_back(json{{"word_bytes", c.word_bytes},
+                         {"lanes_per_word", c.lanes_per_word},
+                         {"warps_per_word", c.warps_per_word},
+                         {"warps_per_sm", c.warps_per_sm},
+                         {"iterations", c.iterations},
+                         {"cycles_per_entry", c.cycles_per_entry},
+                         {"cycles_min", c.cycles_min},
+                         {"cycles_max", c.cycles_max},
+                         {"repeat_spread", c.repeat_spread}});
+  return json{{"units", "SM cycles per warp entry of a shared float or double add's CAS loop, per SM"},
+              {"created_utc", l.created_utc},
+              {"atomq_commit", l.atomq_commit},
+              {"wall_seconds", l.wall_seconds},
+              {"cells", cells}};
+}
+
 }  // namespace
 
 bool same_cas_share(double a, double b) { return std::fabs(a - b) < 1e-9; }
@@ -189,6 +208,7 @@ std::string serialize_service_table(const ServiceTable& t) {
            {"l2", l2_section_json(t.l2)}};
   if (!t.dsmem.empty()) doc["dsmem"] = dsmem_section_json(t.dsmem);  // tables before the DSMEM sweep have none
   if (!t.loads.empty()) doc["loads"] = load_section_json(t.loads);    // nor before the load sweep
+  if (!t.shared_spin.empty()) doc["shared_spin"] = shared_spin_section_json(t.shared_spin);  // nor before that sweep
   return json_text(doc, 1) + "\n";
 }
 

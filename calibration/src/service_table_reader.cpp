@@ -426,6 +426,36 @@ LoadSection read_load_section(const Fields& r, const json& doc) {
   return s;
 }
 
+// The shared CAS-spin sweep's cells; tables calibrated before it have no section.
+SharedSpinSection read_shared_spin_section(const Fields& r, const json& doc) {
+  SharedSpinSection s;
+  if (!doc.contains("shared_spin")) return s;
+  const json& d = r.member(doc, "", "shared_spin");
+  s.created_utc = r.str(d, "shared_spin", "created_utc");
+  s.atomq_commit = r.str(d, "shared_spin", "atomq_commit");
+  s.wall_seconds = positive(r, d, "shared_spin", "wall_seconds");
+  const json& list = r.array(d, "shared_spin", "cells");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = json_path("shared_spin.cells", i);
+    SharedSpinCell c;
+    c.word_bytes = static_cast<int>(r.integer(list[i], path, "word_bytes", 4, 8));
+    if (c.word_bytes != 4 && c.word_bytes != 8) r.fail(path + ".word_bytes", "not 4 or 8");
+    c.lanes_per_word = static_cast<int>(r.integer(list[i], path, "lanes_per_word", 1, 32));
+    c.warps_per_word = static_cast<int>(r.integer(list[i], path, "warps_per_word", 1, 64));
+    c.warps_per_sm = positive_int(r, list[i], path, "warps_per_sm");
+    c.iterations = positive_int(r, list[i], path, "iterations");
+    c.cycles_per_entry = positive(r, list[i], path, "cycles_per_entry");
+    c.cycles_min = positive(r, list[i], path, "cycles_min");
+    c.cycles_max = positive(r, list[i], path, "cycles_max");
+    c.repeat_spread = r.number(list[i], path, "repeat_spread", 0.0, 10.0);
+    if (c.cycles_min > c.cycles_per_entry || c.cycles_per_entry > c.cycles_max)
+      r.fail(path + ".cycles_per_entry", "outside [cycles_min, cycles_max]");
+    s.cells.push_back(c);
+  }
+  if (s.cells.empty()) r.fail("shared_spin.cells", "empty (omit the section instead)");
+  return s;
+}
+
 // A known table of an older version gets a message that says what to do.
 void require_current_version(const Fields& r, const json& doc) {
   if (doc.contains("format") && doc["format"] == kServiceTableFormat && doc.contains("version") &&
@@ -456,6 +486,7 @@ ServiceTable parse_service_table(const std::string& json_text, const std::string
   t.l2 = read_l2_section(r, doc);
   t.dsmem = read_dsmem_section(r, doc);
   t.loads = read_load_section(r, doc);
+  t.shared_spin = read_shared_spin_section(r, doc);
   return t;
 }
 

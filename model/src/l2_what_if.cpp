@@ -101,13 +101,47 @@ struct SharedCost {
 // word serialize: a native atomic takes one wavefront per lane of the word (k = lanes per word),
 // a CAS loop retires one lane per word per round (lanes-per-word rounds, each with half of them
 // on average); words enough for every lane conflict ~3.5 ways per bank at random.
+double resident_warps_per_sm(const KernelProfile& p) {
+  return std::min<double>(p.device.max_warps_per_sm > 0 ? p.device.max_warps_per_sm : 64,
+                          resident_blocks_per_sm(p) * std::max(1.0, p.launch.threads_per_block() / 32.0));
+}
+
+// A CAS loop in shared memory (ATOMS.CAST.SPIN on sm_90) priced by the table's shared CAS-spin
+// cells: SM cycles per warp entry by the lanes of a warp on one word and the warps of a block on
+// one word, at the kernel's warps per SM. Each warp instruction touches lanes / per_word of the
+// copy's words; the block's warps meet on a word that often (at least 1, at most all of them).
+std::optional<SharedCost> spin_cost(const KernelAnalysis& a, const KernelProfile& p, const ServiceTimeModel& m,
+                                    const Rules& r, double addresses, double updates, double lanes, double per_word) {
+  const calibration::SharedSpinSection& spin = m.table().shared_spin;
+  if (!r.uses(ModelTerm::kSharedCasSpin) || spin.empty()) return std::nullopt;
+  const double block_warps = std::max(1.0, std::ceil(p.launch.threads_per_block() / 32.0));
+  const double touched = std::max(1.0, lanes / per_word);
+  const double warps_per_word = std::clamp(block_warps * touched / std::max(1.0, addresses), 1.0, block_warps);
+  const double warps = resident_warps_per_sm(p);
+  const std::optional<double> cycles =
+      spin.cycles_per_entry(traits(a.l2.op).word_bytes, per_word, warps_per_word, warps);
+  const double sms = p.device.sm_count > 0 ? p.device.sm_count : 1;
+  const double clock = p.device.sm_clock_mhz > 0 ? p.device.sm_clock_mhz : m.table().provenance.sm_clock_mhz_end;
+  if (!cycles || !(clock > 0)) return std::nullopt;
+  const double entries = updates / lanes;
+  SharedCost cost;
+  cost.ns = entries / sms * *cycles / clock * 1000.0;
+  cost.basis = fmt::format("{:.3g} warp entries of the shared CAS loop at {:.1f} SM cycles each ({:.0f} lanes and "
+                           "{:.1f} of the block's warps on a word, {:.0f} warps per SM: the table's CAS-spin cells) "
+                           "over {:.0f} SMs",
+                           entries, *cycles, per_word, warps_per_word, warps, sms);
+  return cost;
+}
+
 SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p, const ServiceTimeModel& m,
-                            double addresses, double updates, double lanes = 32) {
+                            const Rules& r, double addresses, double updates, double lanes = 32) {
   const bool cas = traits(a.l2.op).cas_loop_in_shared;  // a float or 64-bit add, any CAS
   const double c = cas ? 1.0 : 0.0;
   lanes = std::clamp(lanes, 1.0, 32.0);
   const double words = std::clamp(std::round(addresses), 1.0, lanes);
   const double per_word = std::ceil(lanes / words);
+  if (cas)
+    if (std::optional<SharedCost> spin = spin_cost(a, p, m, r, addresses, updates, lanes, per_word)) return *spin;
   double instructions = updates / lanes, active = lanes;
   double serialized = words >= 32 ? kRandomLanesBankConflict : per_word;
   if (cas && per_word > 1) {
@@ -116,9 +150,7 @@ SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p, con
     serialized = (per_word + 1) / 2;
   }
   const double k = serialized * (1 + c);
-  const double warps = std::min<double>(
-      p.device.max_warps_per_sm > 0 ? p.device.max_warps_per_sm : 64,
-      resident_blocks_per_sm(p) * std::max(1.0, p.launch.threads_per_block() / 32.0));
+  const double warps = resident_warps_per_sm(p);
   const ServiceTimeEstimate s = m.at(warps, active, c, k, OpVariant::kAdd);
   const double sms = p.device.sm_count > 0 ? p.device.sm_count : 1;
   const double clock = p.device.sm_clock_mhz > 0 ? p.device.sm_clock_mhz
@@ -253,7 +285,7 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
     const MergeTraffic merge = merge_traffic(q, m.l2_section(), r, addresses, count, blocks);
     const double kept = std::min(1.0, in.requests / std::max(1.0, merge.requests));
     const double requests = merge.requests * kept, hottest = merge.hottest * kept;
-    const SharedCost shared = shared_unit_time(a, p, m, count, updates, lanes);
+    const SharedCost shared = shared_unit_time(a, p, m, r, count, updates, lanes);
     return predicted(t, WhatIfId::kPrivatize,
                      fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}", in.requests,
                                     requests),

@@ -13,6 +13,7 @@
 
 #include "atomq/calibration/dsmem_section.hpp"
 #include "atomq/calibration/load_section.hpp"
+#include "atomq/calibration/shared_spin_section.hpp"
 #include "atomq/calibration/l2_section.hpp"
 #include "atomq/common/device_info.hpp"
 #include "atomq/common/shared_atomic.hpp"
@@ -98,6 +99,7 @@ struct ServiceTable {
   L2Section l2;  // global atomics at the L2 slices (l2_section.hpp)
   DsmemSection dsmem;  // atomics on a cluster peer's shared memory (dsmem_section.hpp); optional
   LoadSection loads;   // global load round trips (load_section.hpp); optional
+  SharedSpinSection shared_spin;  // shared float/double adds' CAS loop (shared_spin_section.hpp); optional
 
   // Exact grid lookup; nullptr when the point is not a grid point.
   const Cell* find(int n, int e, double c, OpVariant v, const Pattern& p) const;

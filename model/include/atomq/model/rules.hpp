@@ -35,8 +35,9 @@ enum class ModelTerm {
   kProbeChain,              // a probe chain's CASes priced as loads
   kWarpCopies,              // the seed's one copy per warp, with its occupancy and merge cost
   kMergePerLine,            // a privatized merge: one request per line of contiguous words (off: per word)
+  kSharedCasSpin,           // a shared CAS loop priced by the table's CAS-spin cells (off: the S table's rounds)
 };
-constexpr std::array<EnumName<ModelTerm>, 16> enum_names(ModelTerm) {
+constexpr std::array<EnumName<ModelTerm>, 17> enum_names(ModelTerm) {
   return {{{ModelTerm::kQueueLengthFloor, "queue_length_floor"},
            {ModelTerm::kSharedCasRetryClass, "shared_cas_retry_class"},
            {ModelTerm::kUnitsInSequence, "units_in_sequence"},
@@ -52,7 +53,8 @@ constexpr std::array<EnumName<ModelTerm>, 16> enum_names(ModelTerm) {
            {ModelTerm::kHotWordLanes, "hot_word_lanes"},
            {ModelTerm::kProbeChain, "probe_chain"},
            {ModelTerm::kWarpCopies, "warp_copies"},
-           {ModelTerm::kMergePerLine, "merge_per_line"}}};
+           {ModelTerm::kMergePerLine, "merge_per_line"},
+           {ModelTerm::kSharedCasSpin, "shared_cas_spin"}}};
 }
 
 struct Rules {
