@@ -96,14 +96,21 @@ struct SharedCost {
   std::string basis;
 };
 
-// The shared unit's busy time for the updates moved into shared memory, from the shared table:
-// `lanes` active lanes per warp instruction over the SMs, on `addresses` words. Lanes of one
-// word serialize: a native atomic takes one wavefront per lane of the word (k = lanes per word),
-// a CAS loop retires one lane per word per round (lanes-per-word rounds, each with half of them
-// on average); words enough for every lane conflict ~3.5 ways per bank at random.
 double resident_warps_per_sm(const KernelProfile& p) {
   return std::min<double>(p.device.max_warps_per_sm > 0 ? p.device.max_warps_per_sm : 64,
                           resident_blocks_per_sm(p) * std::max(1.0, p.launch.threads_per_block() / 32.0));
+}
+
+// The SMs that share the shared-memory work and their clock (0: unknown), as both pricings read them.
+struct SmClock {
+  double sms = 1, mhz = 0;
+  double ns(double instructions, double cycles) const {
+    return mhz > 0 ? instructions / sms * cycles / mhz * 1000.0 : 0.0;
+  }
+};
+SmClock sm_clock(const KernelProfile& p, const ServiceTimeModel& m) {
+  return {p.device.sm_count > 0 ? static_cast<double>(p.device.sm_count) : 1.0,
+          p.device.sm_clock_mhz > 0 ? p.device.sm_clock_mhz : m.table().provenance.sm_clock_mhz_end};
 }
 
 // A CAS loop in shared memory (ATOMS.CAST.SPIN on sm_90) priced by the table's shared CAS-spin
@@ -120,19 +127,24 @@ std::optional<SharedCost> spin_cost(const KernelAnalysis& a, const KernelProfile
   const double warps = resident_warps_per_sm(p);
   const std::optional<double> cycles =
       spin.cycles_per_entry(traits(a.l2.op).word_bytes, per_word, warps_per_word, warps);
-  const double sms = p.device.sm_count > 0 ? p.device.sm_count : 1;
-  const double clock = p.device.sm_clock_mhz > 0 ? p.device.sm_clock_mhz : m.table().provenance.sm_clock_mhz_end;
-  if (!cycles || !(clock > 0)) return std::nullopt;
+  const SmClock sm = sm_clock(p, m);
+  if (!cycles || !(sm.mhz > 0)) return std::nullopt;
   const double entries = updates / lanes;
   SharedCost cost;
-  cost.ns = entries / sms * *cycles / clock * 1000.0;
+  cost.ns = sm.ns(entries, *cycles);
   cost.basis = fmt::format("{:.3g} warp entries of the shared CAS loop at {:.1f} SM cycles each ({:.0f} lanes and "
                            "{:.1f} of the block's warps on a word, {:.0f} warps per SM: the table's CAS-spin cells) "
                            "over {:.0f} SMs",
-                           entries, *cycles, per_word, warps_per_word, warps, sms);
+                           entries, *cycles, per_word, warps_per_word, warps, sm.sms);
   return cost;
 }
 
+// The shared unit's busy time for the updates moved into shared memory, from the shared table:
+// `lanes` active lanes per warp instruction over the SMs, on `addresses` words. Lanes of one
+// word serialize: a native atomic takes one wavefront per lane of the word (k = lanes per word),
+// a CAS loop retires one lane per word per round (lanes-per-word rounds, each with half of them
+// on average); words enough for every lane conflict ~3.5 ways per bank at random. A CAS loop is
+// priced by the table's CAS-spin cells instead where it has them.
 SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p, const ServiceTimeModel& m,
                             const Rules& r, double addresses, double updates, double lanes = 32) {
   const bool cas = traits(a.l2.op).cas_loop_in_shared;  // a float or 64-bit add, any CAS
@@ -152,15 +164,12 @@ SharedCost shared_unit_time(const KernelAnalysis& a, const KernelProfile& p, con
   const double k = serialized * (1 + c);
   const double warps = resident_warps_per_sm(p);
   const ServiceTimeEstimate s = m.at(warps, active, c, k, OpVariant::kAdd);
-  const double sms = p.device.sm_count > 0 ? p.device.sm_count : 1;
-  const double clock = p.device.sm_clock_mhz > 0 ? p.device.sm_clock_mhz
-                                                 : m.table().provenance.sm_clock_mhz_end;
+  const SmClock sm = sm_clock(p, m);
   SharedCost cost;
-  const double cycles_per_sm = instructions / sms * s.cycles;
-  cost.ns = clock > 0 ? cycles_per_sm / clock * 1000.0 : 0.0;
+  cost.ns = sm.ns(instructions, s.cycles);
   cost.basis = fmt::format("{:.3g} shared warp instructions ({}, e {:.1f}, k {:.1f}) at S {:.2f} "
                            "cycles over {:.0f} SMs",
-                           instructions, cas ? "CAS loop" : "ATOMS.ADD", active, k, s.cycles, sms);
+                           instructions, cas ? "CAS loop" : "ATOMS.ADD", active, k, s.cycles, sm.sms);
   return cost;
 }
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <iostream>
 #include <string>
 
 #include "atomq/calibration/service_table.hpp"
@@ -60,6 +61,8 @@ TEST(SharedSpinSection, BundledCellsPriceABincountFixsSharedPhase) {
   const double clock_mhz = fix.device.sm_clock_mhz > 0 ? fix.device.sm_clock_mhz : table.provenance.sm_clock_mhz_end;
   const double predicted_ns = entries_per_sm * *cycles / clock_mhz * 1000.0;
   const double measured_ns = *fix.counter(metric::kDurationNs);
+  std::cout << "bincount fix's shared phase: " << predicted_ns / 1e3 << " us by the CAS-spin cells, measured "
+            << measured_ns / 1e3 << " us\n";
   EXPECT_NEAR(predicted_ns / measured_ns, 1.0, 0.15) << predicted_ns << " ns against " << measured_ns;
 }
 
