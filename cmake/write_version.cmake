@@ -19,7 +19,9 @@ endif()
 # protocol"). The files git knows (tracked, or new and not ignored), else every file of the folders.
 set(_atomq_model_paths model calibration/include calibration/tables analyzer/run_document
     calibration/src/service_table.cpp calibration/src/service_table_reader.cpp calibration/src/l2_section.cpp
-    calibration/src/dsmem_section.cpp calibration/src/load_section.cpp calibration/src/shared_spin_section.cpp)
+    calibration/src/dsmem_section.cpp calibration/src/load_section.cpp calibration/src/shared_spin_section.cpp
+    calibration/src/launch_section.cpp calibration/src/service_table_sections_reader.cpp
+    calibration/src/table_reader_detail.hpp)
 execute_process(COMMAND git ls-files --cached --others --exclude-standard -- ${_atomq_model_paths}
   WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE _atomq_ls OUTPUT_VARIABLE _atomq_model_files ERROR_QUIET)
 if(_atomq_ls EQUAL 0 AND _atomq_model_files)

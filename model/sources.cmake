@@ -36,4 +36,5 @@ set(atomq_model_sources
   src/units_in_sequence.cpp
   src/warp_copies_what_if.cpp
   src/kernel_time.cpp
+  src/launch_floor.cpp
   src/table_selection.cpp)

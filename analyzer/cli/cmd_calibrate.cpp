@@ -14,6 +14,7 @@
 #include "atomq/calibration/calibrator.hpp"
 #include "atomq/calibration/cas_retry_sweep.hpp"
 #include "atomq/calibration/dsmem_sweep.hpp"
+#include "atomq/calibration/launch_sweep.hpp"
 #include "atomq/calibration/load_sweep.hpp"
 #include "atomq/calibration/shared_spin_sweep.hpp"
 #include "atomq/calibration/service_table.hpp"
@@ -22,6 +23,7 @@
 #include "atomq/microbench/atomic_paths.hpp"
 #include "atomq/microbench/cas_retry.hpp"
 #include "atomq/microbench/l2_atomic_stream.hpp"
+#include "atomq/microbench/launch_floor.hpp"
 #include "atomq/microbench/load_chain.hpp"
 #include "atomq/microbench/shared_spin.hpp"
 #include "atomq/model/metric_names.hpp"
@@ -130,6 +132,28 @@ cal::DsmemCounterProbe dsmem_counter_probe(int device) {
   };
 }
 
+// The launch floor's durations through the collector, as every analyzed kernel is timed.
+cal::DurationProbe duration_probe(int device) {
+  return [device](const cal::LaunchBatch& launches) {
+    analyzer::ProfilerOptions options;
+    options.device = device;
+    options.metrics = {model::metric::kDurationNs};
+    auto work = [&launches] {
+      for (const auto& launch : launches) launch();
+    };
+    std::vector<model::KernelProfile> profiles;
+    try {
+      profiles = analyzer::profile_repeatable(work, launches.size(), options);
+    } catch (const std::exception& e) {
+      spdlog::warn("the launch floor's durations in user replay failed ({}); using kernel replay", e.what());
+      profiles = analyzer::profile_launches(work, options);
+    }
+    std::vector<double> out;
+    for (const model::KernelProfile& p : profiles) out.push_back(p.counter(model::metric::kDurationNs).value_or(0.0));
+    return out;
+  };
+}
+
 constexpr double kLoadLaunchMs = 1.0;  // a round trip is under 2 us: hundreds of steps per launch
 
 // The L2 cells' CSV beside the main one: FILE.csv -> FILE.l2.csv.
@@ -191,7 +215,11 @@ int run_calibrate(const CalibrateArgs& a) {
   table.shared_spin = cal::run_shared_spin_sweep(spin_bench, a.repeats);
   table.shared_spin.created_utc = table.provenance.created_utc;
   table.shared_spin.atomq_commit = table.provenance.atomq_commit;
-  // The table's wall time is the whole calibration's, the retry, DSMEM, load and spin sweeps included.
+  microbench::LaunchFloorBench launch_bench(a.device);
+  table.launch = cal::run_launch_sweep(launch_bench, a.repeats, duration_probe(a.device));
+  table.launch.created_utc = table.provenance.created_utc;
+  table.launch.atomq_commit = table.provenance.atomq_commit;
+  // The table's wall time is the whole calibration's, the retry, DSMEM, load, spin and launch sweeps included.
   table.provenance.wall_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - retry_begin).count();
 

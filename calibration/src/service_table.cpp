@@ -160,6 +160,22 @@ json shared_spin_section_json(const SharedSpinSection& l) {
               {"cells", cells}};
 }
 
+json launch_section_json(const LaunchSection& l) {
+  json cells = json::array();
+  for (const LaunchCell& c : l.cells)
+    cells.push_back(json{{"blocks", c.blocks},
+                         {"threads_per_block", c.threads_per_block},
+                         {"duration_ns", c.duration_ns},
+                         {"duration_min_ns", c.duration_min_ns},
+                         {"duration_max_ns", c.duration_max_ns},
+                         {"repeat_spread", c.repeat_spread}});
+  return json{{"units", "ns of gpu__time_duration of an empty kernel of the grid"},
+              {"created_utc", l.created_utc},
+              {"atomq_commit", l.atomq_commit},
+              {"wall_seconds", l.wall_seconds},
+              {"cells", cells}};
+}
+
 }  // namespace
 
 bool same_cas_share(double a, double b) { return std::fabs(a - b) < 1e-9; }
@@ -209,6 +225,7 @@ std::string serialize_service_table(const ServiceTable& t) {
   if (!t.dsmem.empty()) doc["dsmem"] = dsmem_section_json(t.dsmem);  // tables before the DSMEM sweep have none
   if (!t.loads.empty()) doc["loads"] = load_section_json(t.loads);    // nor before the load sweep
   if (!t.shared_spin.empty()) doc["shared_spin"] = shared_spin_section_json(t.shared_spin);  // nor before that sweep
+  if (!t.launch.empty()) doc["launch"] = launch_section_json(t.launch);  // nor before the launch sweep
   return json_text(doc, 1) + "\n";
 }
 

@@ -10,13 +10,33 @@
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/common/json_fields.hpp"
 #include "atomq/common/statistics.hpp"
+#include "table_reader_detail.hpp"
 
 namespace atomq::calibration {
+
+namespace detail {
+
+using nlohmann::json;
+
+// A positive finite number ("finite positive values").
+double positive(const Fields& r, const json& j, const std::string& path, const char* key) {
+  const double v = r.number(j, path, key);
+  if (!(v > 0)) r.fail(json_path(path, key), "must be positive");
+  return v;
+}
+
+int positive_int(const Fields& r, const json& j, const std::string& path, const char* key) {
+  return static_cast<int>(r.integer(j, path, key, 1, std::numeric_limits<int>::max()));
+}
+
+}  // namespace detail
 
 namespace {
 
 using nlohmann::json;
-using Fields = JsonFields<TableError>;
+using detail::Fields;
+using detail::positive;
+using detail::positive_int;
 
 // Physical bounds, far outside any GPU measured but refusing what no GPU can measure (a service
 // time of 1e-300 or 1e300 cycles, an SM clock of 0), which the model would compute with.
@@ -36,9 +56,6 @@ double physical(const Fields& r, const json& j, const std::string& path, const s
   return v;
 }
 
-int positive_int(const Fields& r, const json& j, const std::string& path, const char* key) {
-  return static_cast<int>(r.integer(j, path, key, 1, std::numeric_limits<int>::max()));
-}
 
 // The compact CUDA version text "13.0" back to the API number 13000.
 int cuda_version_number(const Fields& r, const json& j, const std::string& path, const char* key) {
@@ -245,12 +262,6 @@ void read_latencies(const Fields& r, const json& doc, ServiceTable& t) {
   }
 }
 
-// A positive finite number ("finite positive values").
-double positive(const Fields& r, const json& j, const std::string& path, const char* key) {
-  const double v = r.number(j, path, key);
-  if (!(v > 0)) r.fail(json_path(path, key), "must be positive");
-  return v;
-}
 
 L2Cell read_l2_cell(const Fields& r, const json& j, const std::string& path) {
   L2Cell c;
@@ -367,95 +378,6 @@ L2Section read_l2_section(const Fields& r, const json& doc) {
   return s;
 }
 
-// The DSMEM sweep's cells; tables calibrated before it have no section.
-DsmemSection read_dsmem_section(const Fields& r, const json& doc) {
-  DsmemSection s;
-  if (!doc.contains("dsmem")) return s;
-  const json& d = r.member(doc, "", "dsmem");
-  s.created_utc = r.str(d, "dsmem", "created_utc");
-  s.atomq_commit = r.str(d, "dsmem", "atomq_commit");
-  s.wall_seconds = positive(r, d, "dsmem", "wall_seconds");
-  const json& list = r.array(d, "dsmem", "cells");
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string path = json_path("dsmem.cells", i);
-    DsmemCell c;
-    c.op = r.enumerated<DsmemOp>(list[i], path, "op");
-    c.bins = positive_int(r, list[i], path, "bins");
-    c.cluster_size = positive_int(r, list[i], path, "cluster_size");
-    c.warps_per_sm = positive_int(r, list[i], path, "warps_per_sm");
-    c.requests = positive(r, list[i], path, "requests");
-    c.cycles_per_request = positive(r, list[i], path, "cycles_per_request");
-    c.cycles_min = positive(r, list[i], path, "cycles_min");
-    c.cycles_max = positive(r, list[i], path, "cycles_max");
-    c.repeat_spread = r.number(list[i], path, "repeat_spread", 0.0, 10.0);
-    c.busy_fraction = r.number(list[i], path, "busy_fraction", 0.0, 1.5);
-    c.duration_ns = positive(r, list[i], path, "duration_ns");
-    if (c.cycles_min > c.cycles_per_request || c.cycles_per_request > c.cycles_max)
-      r.fail(path + ".cycles_per_request", "outside [cycles_min, cycles_max]");
-    s.cells.push_back(c);
-  }
-  if (s.cells.empty()) r.fail("dsmem.cells", "empty (omit the section instead)");
-  return s;
-}
-
-// The load sweep's cells; tables calibrated before it have no section.
-LoadSection read_load_section(const Fields& r, const json& doc) {
-  LoadSection s;
-  if (!doc.contains("loads")) return s;
-  const json& d = r.member(doc, "", "loads");
-  s.created_utc = r.str(d, "loads", "created_utc");
-  s.atomq_commit = r.str(d, "loads", "atomq_commit");
-  s.wall_seconds = positive(r, d, "loads", "wall_seconds");
-  const json& list = r.array(d, "loads", "cells");
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string path = json_path("loads.cells", i);
-    LoadCell c;
-    c.residency = r.enumerated<LoadResidency>(list[i], path, "residency");
-    c.sectors_per_request = positive_int(r, list[i], path, "sectors_per_request");
-    c.warps_per_sm = positive_int(r, list[i], path, "warps_per_sm");
-    c.steps = positive_int(r, list[i], path, "steps");
-    c.round_trip_ns = positive(r, list[i], path, "round_trip_ns");
-    c.round_trip_min_ns = positive(r, list[i], path, "round_trip_min_ns");
-    c.round_trip_max_ns = positive(r, list[i], path, "round_trip_max_ns");
-    c.repeat_spread = r.number(list[i], path, "repeat_spread", 0.0, 10.0);
-    if (c.round_trip_min_ns > c.round_trip_ns || c.round_trip_ns > c.round_trip_max_ns)
-      r.fail(path + ".round_trip_ns", "outside [round_trip_min_ns, round_trip_max_ns]");
-    s.cells.push_back(c);
-  }
-  if (s.cells.empty()) r.fail("loads.cells", "empty (omit the section instead)");
-  return s;
-}
-
-// The shared CAS-spin sweep's cells; tables calibrated before it have no section.
-SharedSpinSection read_shared_spin_section(const Fields& r, const json& doc) {
-  SharedSpinSection s;
-  if (!doc.contains("shared_spin")) return s;
-  const json& d = r.member(doc, "", "shared_spin");
-  s.created_utc = r.str(d, "shared_spin", "created_utc");
-  s.atomq_commit = r.str(d, "shared_spin", "atomq_commit");
-  s.wall_seconds = positive(r, d, "shared_spin", "wall_seconds");
-  const json& list = r.array(d, "shared_spin", "cells");
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string path = json_path("shared_spin.cells", i);
-    SharedSpinCell c;
-    c.word_bytes = static_cast<int>(r.integer(list[i], path, "word_bytes", 4, 8));
-    if (c.word_bytes != 4 && c.word_bytes != 8) r.fail(path + ".word_bytes", "not 4 or 8");
-    c.lanes_per_word = static_cast<int>(r.integer(list[i], path, "lanes_per_word", 1, 32));
-    c.warps_per_word = static_cast<int>(r.integer(list[i], path, "warps_per_word", 1, 64));
-    c.warps_per_sm = positive_int(r, list[i], path, "warps_per_sm");
-    c.iterations = positive_int(r, list[i], path, "iterations");
-    c.cycles_per_entry = positive(r, list[i], path, "cycles_per_entry");
-    c.cycles_min = positive(r, list[i], path, "cycles_min");
-    c.cycles_max = positive(r, list[i], path, "cycles_max");
-    c.repeat_spread = r.number(list[i], path, "repeat_spread", 0.0, 10.0);
-    if (c.cycles_min > c.cycles_per_entry || c.cycles_per_entry > c.cycles_max)
-      r.fail(path + ".cycles_per_entry", "outside [cycles_min, cycles_max]");
-    s.cells.push_back(c);
-  }
-  if (s.cells.empty()) r.fail("shared_spin.cells", "empty (omit the section instead)");
-  return s;
-}
-
 // A known table of an older version gets a message that says what to do.
 void require_current_version(const Fields& r, const json& doc) {
   if (doc.contains("format") && doc["format"] == kServiceTableFormat && doc.contains("version") &&
@@ -484,9 +406,10 @@ ServiceTable parse_service_table(const std::string& json_text, const std::string
   t.controls = read_controls(r, doc);
   read_latencies(r, doc, t);
   t.l2 = read_l2_section(r, doc);
-  t.dsmem = read_dsmem_section(r, doc);
-  t.loads = read_load_section(r, doc);
-  t.shared_spin = read_shared_spin_section(r, doc);
+  t.dsmem = detail::read_dsmem_section(r, doc);
+  t.loads = detail::read_load_section(r, doc);
+  t.shared_spin = detail::read_shared_spin_section(r, doc);
+  t.launch = detail::read_launch_section(r, doc);
   return t;
 }
 

@@ -94,6 +94,12 @@ struct RestFloor {
 };
 RestFloor rest_floor(const KernelProfile& p);
 
+// The launch floor (launch_floor.cpp): no what-if predicts the kernel shorter than an empty
+// kernel of its grid, the table's launch section read at the launch's blocks and block size.
+// Run after the intervals are set and before the recommendation is chosen.
+void floor_what_ifs_at_launch(KernelAnalysis& a, const KernelProfile& p, const calibration::LaunchSection* launch,
+                              const Rules& r);
+
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.
 void add_evaluated_findings(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r);

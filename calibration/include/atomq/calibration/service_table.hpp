@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "atomq/calibration/dsmem_section.hpp"
+#include "atomq/calibration/launch_section.hpp"
 #include "atomq/calibration/load_section.hpp"
 #include "atomq/calibration/shared_spin_section.hpp"
 #include "atomq/calibration/l2_section.hpp"
@@ -100,6 +101,7 @@ struct ServiceTable {
   DsmemSection dsmem;  // atomics on a cluster peer's shared memory (dsmem_section.hpp); optional
   LoadSection loads;   // global load round trips (load_section.hpp); optional
   SharedSpinSection shared_spin;  // shared float/double adds' CAS loop (shared_spin_section.hpp); optional
+  LaunchSection launch;  // an empty kernel's duration by grid (launch_section.hpp); optional
 
   // Exact grid lookup; nullptr when the point is not a grid point.
   const Cell* find(int n, int e, double c, OpVariant v, const Pattern& p) const;

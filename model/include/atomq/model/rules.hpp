@@ -36,8 +36,9 @@ enum class ModelTerm {
   kWarpCopies,              // the seed's one copy per warp, with its occupancy and merge cost
   kMergePerLine,            // a privatized merge: one request per line of contiguous words (off: per word)
   kSharedCasSpin,           // a shared CAS loop priced by the table's CAS-spin cells (off: the S table's rounds)
+  kLaunchFloor,             // no what-if faster than an empty kernel of the grid (off: no such floor)
 };
-constexpr std::array<EnumName<ModelTerm>, 17> enum_names(ModelTerm) {
+constexpr std::array<EnumName<ModelTerm>, 18> enum_names(ModelTerm) {
   return {{{ModelTerm::kQueueLengthFloor, "queue_length_floor"},
            {ModelTerm::kSharedCasRetryClass, "shared_cas_retry_class"},
            {ModelTerm::kUnitsInSequence, "units_in_sequence"},
@@ -54,7 +55,8 @@ constexpr std::array<EnumName<ModelTerm>, 17> enum_names(ModelTerm) {
            {ModelTerm::kProbeChain, "probe_chain"},
            {ModelTerm::kWarpCopies, "warp_copies"},
            {ModelTerm::kMergePerLine, "merge_per_line"},
-           {ModelTerm::kSharedCasSpin, "shared_cas_spin"}}};
+           {ModelTerm::kSharedCasSpin, "shared_cas_spin"},
+           {ModelTerm::kLaunchFloor, "launch_floor"}}};
 }
 
 struct Rules {

@@ -52,6 +52,9 @@ class ServiceTimeModel {
   const calibration::LoadSection* load_section() const {
     return table_.loads.empty() ? nullptr : &table_.loads;
   }
+  const calibration::LaunchSection* launch_section() const {
+    return table_.launch.empty() ? nullptr : &table_.launch;
+  }
   const calibration::L2Section* l2_section() const {
     return table_.l2.cells.empty() ? nullptr : &table_.l2;
   }

@@ -1,0 +1,72 @@
+// The launch floor (docs/model.md, "The launch floor"): an empty kernel of a grid takes the
+// time the table's launch sweep measured (the front end, the block dispatch, the completion),
+// so no change of a kernel's atomics makes that launch shorter. A what-if whose work collapses
+// (a CAS storm combined into one loop per block) is floored there instead of at a time no
+// kernel reaches.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "atomq/model/metric_names.hpp"
+#include "findings.hpp"
+
+namespace atomq::model::detail {
+
+namespace {
+
+// Raises a predicted time to the floor; returns whether it moved.
+bool raise(std::optional<double>& time_ns, double floor_ns) {
+  if (!time_ns || *time_ns >= floor_ns) return false;
+  time_ns = floor_ns;
+  return true;
+}
+
+void floor_one(WhatIf& w, double duration_ns, double floor_ns, const std::string& note) {
+  // A kernel already at or under the floor (another clock than the table's) gains nothing more.
+  const double best_gain = std::max(1.0, duration_ns / floor_ns);
+  const double floored_ns = duration_ns / best_gain;
+  bool moved = false;
+  if (w.predicted_time_ns && *w.predicted_time_ns < floored_ns) {
+    const double old_ns = *w.predicted_time_ns;
+    w.predicted_time_ns = floored_ns;
+    w.predicted_cycles *= floored_ns / old_ns;
+    w.predicted_utilization *= old_ns / floored_ns;
+    moved = true;
+  }
+  if (w.speedup > best_gain) w.speedup = best_gain, moved = true;
+  GainInterval& g = w.interval;
+  if (g.evaluated) {
+    const bool high = g.high > best_gain, low = g.low > best_gain;
+    if (high) g.high = best_gain;
+    if (low) g.low = best_gain;
+    if (high) g.time_ns_at_high = floored_ns;
+    if (low) g.time_ns_at_low = floored_ns;
+    raise(g.time_ns_at_high, floored_ns);
+    raise(g.time_ns_at_low, floored_ns);
+    if (high || low) {
+      g.basis += "; " + note;
+      moved = true;
+    }
+  }
+  if (moved) w.basis += (w.basis.empty() ? "" : "; ") + note;
+}
+
+}  // namespace
+
+void floor_what_ifs_at_launch(KernelAnalysis& a, const KernelProfile& p, const calibration::LaunchSection* launch,
+                              const Rules& r) {
+  if (!r.uses(ModelTerm::kLaunchFloor) || !launch) return;
+  const auto duration = p.counter(metric::kDurationNs);
+  const long long blocks = p.launch.blocks(), threads = p.launch.threads_per_block();
+  if (!duration || !(*duration > 0) || blocks <= 0 || threads <= 0) return;
+  const std::optional<double> floor_ns =
+      launch->floor_ns(static_cast<double>(blocks), static_cast<double>(threads));
+  if (!floor_ns || !(*floor_ns > 0)) return;
+  const std::string note = fmt::format(
+      "no faster than an empty kernel of this grid: {:.2f} us at {} blocks of {} threads (the table's launch floor), "
+      "at most {:.3g}x", *floor_ns / 1e3, blocks, threads, std::max(1.0, *duration / *floor_ns));
+  for (Finding& f : a.findings)
+    for (WhatIf& w : f.what_ifs) floor_one(w, *duration, *floor_ns, note);
+}
+
+}  // namespace atomq::model::detail

@@ -1,0 +1,123 @@
+// The launch floor (calibration/launch_section.hpp, model/src/launch_floor.cpp): the section's
+// lookup, a what-if floored at an empty kernel of its grid, and the bundled section against the
+// recorded validation kernels (none ran faster than the floor of its grid).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "atomq/calibration/service_table.hpp"
+#include "atomq/model/analysis.hpp"
+#include "atomq/model/kernel_profile.hpp"
+#include "atomq/model/metric_names.hpp"
+#include "atomq/model/service_time.hpp"
+#include "atomq/model/table_selection.hpp"
+
+namespace atomq::model {
+namespace {
+
+using calibration::LaunchCell;
+using calibration::LaunchSection;
+
+LaunchCell cell(long long blocks, int threads, double ns) {
+  LaunchCell c;
+  c.blocks = blocks;
+  c.threads_per_block = threads;
+  c.duration_ns = c.duration_min_ns = c.duration_max_ns = ns;
+  return c;
+}
+
+TEST(LaunchSection, NearestBlockSizeLinearBetweenBlockCountsLastSlopeBeyond) {
+  LaunchSection s;
+  EXPECT_FALSE(s.floor_ns(10, 256).has_value());
+  for (const LaunchCell& c : {cell(1, 256, 1000), cell(100, 256, 2000), cell(400, 256, 5000), cell(1, 1024, 9000)})
+    s.cells.push_back(c);
+  EXPECT_DOUBLE_EQ(*s.floor_ns(1, 256), 1000.0);
+  EXPECT_DOUBLE_EQ(*s.floor_ns(50.5, 256), 1500.0) << "halfway between 1 and 100 blocks";
+  EXPECT_DOUBLE_EQ(*s.floor_ns(700, 256), 8000.0) << "beyond 400 blocks: 10 ns per block as from 100 to 400";
+  EXPECT_DOUBLE_EQ(*s.floor_ns(1, 128), 1000.0) << "128 threads: 256 is nearer than 1024 (log scale)";
+  EXPECT_DOUBLE_EQ(*s.floor_ns(1000, 1024), 9000.0) << "one cell of that size: its duration";
+}
+
+const std::string kRuns = ATOMQ_VALIDATION_RUNS_DIR;
+
+KernelProfile recorded(const std::string& case_name, std::size_t kernel) {
+  const std::string path = kRuns + "/" + case_name + ".json";
+  std::ifstream in(path);
+  return kernel_profile_from_json(nlohmann::json::parse(in).at("kernels").at(kernel).at("profile"), path);
+}
+
+calibration::ServiceTable bundled_table() {
+  const auto path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
+  EXPECT_TRUE(path);
+  return calibration::load_service_table(*path);
+}
+
+const WhatIf* combine(const KernelAnalysis& a) {
+  for (const Finding& f : a.findings)
+    for (const WhatIf& w : f.what_ifs)
+      if (w.id == WhatIfId::kCombineBeforeCas) return &w;
+  return nullptr;
+}
+
+// The float max into one word: combined per block, its CAS storm is 256 loops of which few
+// change the word, which the retry law prices far under any launch. A flat floor of 2 us caps
+// the what-if at the baseline's time over 2 us at both ends, and says so; switched off, it does not.
+TEST(LaunchFloor, CapsACollapsedCasStormAtTheEmptyKernelsTime) {
+  calibration::ServiceTable table = bundled_table();
+  table.launch = LaunchSection{};
+  table.launch.cells = {cell(1, 256, 2000), cell(1000, 256, 2000)};
+  const KernelProfile p = recorded("cas_float_max_one_address", 0);
+  const double duration = *p.counter(metric::kDurationNs);
+  const KernelAnalysis floored = analyze(p, ServiceTimeModel(table));
+  const WhatIf* w = combine(floored);
+  ASSERT_NE(w, nullptr);
+  EXPECT_DOUBLE_EQ(w->interval.high, duration / 2000.0);
+  EXPECT_LE(w->interval.low, w->interval.high);
+  EXPECT_DOUBLE_EQ(*w->predicted_time_ns, 2000.0);
+  EXPECT_NE(w->interval.basis.find("empty kernel of this grid"), std::string::npos) << w->interval.basis;
+
+  Rules off;
+  off.switch_off(ModelTerm::kLaunchFloor);
+  const WhatIf* unfloored = combine(analyze(p, ServiceTimeModel(table), off));
+  ASSERT_NE(unfloored, nullptr);
+  EXPECT_GT(unfloored->interval.high, duration / 2000.0) << "the law alone prices it under the launch";
+}
+
+// Every recorded validation kernel ran no faster than the bundled floor of its grid (the
+// floor is an empty kernel's time, so a kernel that beats it would show the floor wrong); the
+// nearest ones are printed.
+TEST(LaunchFloor, NoRecordedKernelRanFasterThanTheBundledFloorOfItsGrid) {
+  const calibration::ServiceTable table = bundled_table();
+  if (table.launch.empty()) GTEST_SKIP() << "the bundled table has no launch section";
+  int checked = 0;
+  double closest = 0;
+  std::string closest_name;
+  for (const auto& entry : std::filesystem::directory_iterator(kRuns)) {
+    const std::string path = entry.path().string();
+    if (entry.path().extension() != ".json" || path.find(".timings.") != std::string::npos) continue;
+    std::ifstream in(path);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    if (!doc.contains("kernels")) continue;
+    for (const auto& k : doc.at("kernels")) {
+      const KernelProfile p = kernel_profile_from_json(k.at("profile"), path);
+      const auto duration = p.counter(metric::kDurationNs);
+      if (!duration || p.launch.blocks() <= 0) continue;
+      const double floor = *table.launch.floor_ns(static_cast<double>(p.launch.blocks()),
+                                                  static_cast<double>(p.launch.threads_per_block()));
+      EXPECT_LE(floor, *duration) << path << " " << p.kernel_name << ": " << p.launch.blocks() << " x "
+                                  << p.launch.threads_per_block();
+      if (checked == 0 || floor / *duration > closest) closest = floor / *duration, closest_name = p.kernel_name;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 50);
+  std::cout << checked << " recorded kernels; the nearest to its floor: " << closest_name << " at " << closest
+            << " of its time\n";
+}
+
+}  // namespace
+}  // namespace atomq::model
