@@ -207,6 +207,28 @@ void add_held_out_round4(std::vector<CaseEntry>& e) {
                        [] { return make_bigram_workload(33'554'432, 2.0, 4402); }, "round4"));
 }
 
+// Held-out round 5: written after round 4's results, two float reductions: a depth-dose profile
+// whose fix privatizes float adds (a CAS loop in shared memory on sm_90), and each row's max of a
+// score matrix through a global CAS loop whose fix reduces the warp first. Predicted before
+// anything of theirs is measured.
+void add_held_out_round5(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"energy_deposit", "depth-dose profile: particle energies summed per depth bin (float adds)",
+                        "16777216 particles, each with probability 0.4 in the 15 peak bins 381-395 (triangular "
+                        "around 388), else uniform over bins 0-379 of 512; energies 1-8 whole units, seed 5501",
+                        held_out_variants("global_atomics", "one global float atomicAdd per particle", "block_private",
+                                          "the block's 512 bins in shared memory (float atomicAdd), merged once",
+                                          {W::kPrivatize}, "no_atomics",
+                                          "the same reads and bin, summed in registers")},
+                       [] { return make_energy_deposit_workload(16'777'216, 0.4, 5501); }, "round5"));
+  e.push_back(held_out({"row_max_logits", "row max of a score matrix through a global float-max CAS loop",
+                        "65536 rows of 256 uniform scores in [0, 1), seed 5502",
+                        held_out_variants("cas_loop", "one global CAS loop per score (read, skip if not larger, CAS)",
+                                          "warp_first", "the warp's 32 scores (one row) reduced by shuffles, one CAS "
+                                          "loop per warp", {W::kAggregateHotLanes, W::kAggregateInWarp,
+                                          W::kCombineBeforeCas}, "no_atomics", "the same reads, summed in registers")},
+                       [] { return make_row_max_workload(65'536, 5502); }, "round5"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -305,6 +327,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round2(e);
   add_held_out_round3(e);
   add_held_out_round4(e);
+  add_held_out_round5(e);
   return e;
 }
 

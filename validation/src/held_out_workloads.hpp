@@ -50,4 +50,12 @@ std::unique_ptr<Workload> make_voxel_workload(std::size_t n, std::uint32_t clust
 // variants global_atomics, block_private, no_atomics.
 std::unique_ptr<Workload> make_bigram_workload(std::size_t n, double power, std::uint64_t seed);
 
+// Round 5 (held_out_round5_workloads.cpp). n particles, each with probability peak_share in the
+// peak's bins of kernels::kDepthBins, else uniform before it, depositing 1..8 whole units; variants
+// global_atomics, block_private, no_atomics.
+std::unique_ptr<Workload> make_energy_deposit_workload(std::size_t n, double peak_share, std::uint64_t seed);
+// rows x kernels::kRowLength uniform scores in [0, 1), each row's max; variants cas_loop, warp_first,
+// no_atomics.
+std::unique_ptr<Workload> make_row_max_workload(std::size_t rows, std::uint64_t seed);
+
 }  // namespace atomq::validation
