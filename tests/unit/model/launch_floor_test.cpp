@@ -1,6 +1,6 @@
 // The launch floor (calibration/launch_section.hpp, model/src/launch_floor.cpp): the section's
-// lookup, a what-if floored at an empty kernel of its grid, and the bundled section against the
-// recorded validation kernels (none ran faster than the floor of its grid).
+// lookup, a what-if floored at an empty kernel of its grid, and a GPU's measured floor against
+// the kernels recorded on that GPU (none ran faster than the floor of its grid).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "atomq/calibration/service_table.hpp"
 #include "atomq/model/analysis.hpp"
@@ -87,25 +88,35 @@ TEST(LaunchFloor, CapsACollapsedCasStormAtTheEmptyKernelsTime) {
   EXPECT_GT(unfloored->interval.high, duration / 2000.0) << "the law alone prices it under the launch";
 }
 
-// Every recorded validation kernel ran no faster than the bundled floor of its grid (the
-// floor is an empty kernel's time, so a kernel that beats it would show the floor wrong); the
-// nearest ones are printed.
-TEST(LaunchFloor, NoRecordedKernelRanFasterThanTheBundledFloorOfItsGrid) {
-  const calibration::ServiceTable table = bundled_table();
-  if (table.launch.empty()) GTEST_SKIP() << "the bundled table has no launch section";
+// The floor is an empty kernel's time on the GPU that measured it, so no kernel that GPU ran
+// may beat it: every held-out run recorded on the GPU of round 5's baselines table (its own
+// calibration) and that day's live one-word CAS loops (whose ablations and fixes take 2.9-6 us)
+// are checked against that table's floor of their grid; the nearest is printed. (The
+// bundled GH100 table, an H200's, has no launch section: the H200's recorded 1056 x 256 kernels
+// ran in 2.37-2.46 us, under the 2.56 us this H100 measured for an empty one: a per-GPU figure.)
+TEST(LaunchFloor, NoKernelRecordedOnTheCalibratedGpuRanFasterThanItsFloor) {
+  const std::string held_out = kRuns + "/../held_out";
+  const calibration::ServiceTable table = calibration::load_service_table(held_out + "/round5/baselines/table.json");
+  ASSERT_FALSE(table.launch.empty());
   int checked = 0;
   double closest = 0;
   std::string closest_name;
-  for (const auto& entry : std::filesystem::directory_iterator(kRuns)) {
+  std::vector<std::filesystem::directory_entry> files;
+  for (const std::string& dir : {held_out, kRuns + "/../live_runs/2026-12-06-h100-launch"})
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) files.push_back(entry);
+  for (const auto& entry : files) {
     const std::string path = entry.path().string();
-    if (entry.path().extension() != ".json" || path.find(".timings.") != std::string::npos) continue;
+    if (entry.path().extension() != ".json" || path.find(".timings.") != std::string::npos ||
+        path.find("predictions") != std::string::npos || path.find("summary") != std::string::npos ||
+        entry.path().filename() == "table.json")
+      continue;
     std::ifstream in(path);
     const nlohmann::json doc = nlohmann::json::parse(in);
     if (!doc.contains("kernels")) continue;
     for (const auto& k : doc.at("kernels")) {
       const KernelProfile p = kernel_profile_from_json(k.at("profile"), path);
       const auto duration = p.counter(metric::kDurationNs);
-      if (!duration || p.launch.blocks() <= 0) continue;
+      if (!duration || p.launch.blocks() <= 0 || p.device.name != table.provenance.device.name) continue;
       const double floor = *table.launch.floor_ns(static_cast<double>(p.launch.blocks()),
                                                   static_cast<double>(p.launch.threads_per_block()));
       EXPECT_LE(floor, *duration) << path << " " << p.kernel_name << ": " << p.launch.blocks() << " x "
@@ -114,9 +125,9 @@ TEST(LaunchFloor, NoRecordedKernelRanFasterThanTheBundledFloorOfItsGrid) {
       ++checked;
     }
   }
-  EXPECT_GT(checked, 50);
-  std::cout << checked << " recorded kernels; the nearest to its floor: " << closest_name << " at " << closest
-            << " of its time\n";
+  EXPECT_GE(checked, 8);
+  std::cout << checked << " kernels recorded on the " << table.provenance.device.name
+            << "; the nearest to its floor: " << closest_name << " at " << closest << " of its time\n";
 }
 
 }  // namespace
