@@ -64,6 +64,7 @@ struct CauseText {
 
 CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggregated);
 
+// The finding kind of an L2 basis: the one place that maps them (cause_text and the CAS texts).
 FindingKind kind_of_basis(L2ServiceBasis basis) {
   switch (basis) {
     case L2ServiceBasis::kHotAddress: return FindingKind::kL2HotAddress;
@@ -109,7 +110,7 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggrega
             "(thread block clusters with distributed shared memory)."};
   switch (q.basis) {
     case L2ServiceBasis::kHotAddress:
-      return {FindingKind::kL2HotAddress,
+      return {kind_of_basis(q.basis),
               fmt::format("One hot global address serializes at one L2 slice: {} of the requests "
                           "there, the slice at {}", percent(q.inputs.hottest_share), u),
               warp_aggregated
@@ -123,14 +124,14 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggrega
                     "privatize into shared memory per block and merge once, or spread the counter "
                     "over copies in different lines and sum them at the end."};
     case L2ServiceBasis::kHotSlice:
-      return {FindingKind::kL2HotSlice,
+      return {kind_of_basis(q.basis),
               fmt::format("Hot L2 slice: a few addresses put {:.1f}x the mean load on one slice, "
                           "the slice at {}", q.inputs.concentration, u),
               "A few lines take most of the atomics: privatize into shared memory per block and "
               "merge once per block, or pad and spread the hot words over lines in different "
               "slices."};
     default:
-      return {FindingKind::kL2Throughput,
+      return {kind_of_basis(q.basis),
               fmt::format("L2 atomic throughput: the requests are spread, yet the hottest slice is "
                           "at {}", u),
               warp_aggregated
