@@ -272,7 +272,7 @@ void evaluate(KernelAnalysis& a, const KernelProfile& profile, const ServiceTime
   detail::add_global_cas_retry(a, profile, m, r);
   detail::add_dsmem_finding(a, profile, m);
   attach_gain_intervals(a, profile, r);
-  detail::floor_what_ifs_at_launch(a, profile, m.launch_section(), r);
+  detail::floor_what_ifs_at_launch(a, profile, m.launch_section(), m.table().provenance.device.name, r);
   a.recommended = recommend_what_if(a);
   a.time = detail::predict_kernel_time(a, profile);
   detail::add_unmodelled_path_findings(a, unmodelled);

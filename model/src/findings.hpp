@@ -95,10 +95,11 @@ struct RestFloor {
 RestFloor rest_floor(const KernelProfile& p);
 
 // The launch floor (launch_floor.cpp): no what-if predicts the kernel shorter than an empty
-// kernel of its grid, the table's launch section read at the launch's blocks and block size.
+// kernel of its grid, the table's launch section read at the launch's blocks and block size,
+// where the kernel ran on the GPU that measured it (`table_gpu`, the table's device name).
 // Run after the intervals are set and before the recommendation is chosen.
 void floor_what_ifs_at_launch(KernelAnalysis& a, const KernelProfile& p, const calibration::LaunchSection* launch,
-                              const Rules& r);
+                              const std::string& table_gpu, const Rules& r);
 
 // All findings of an evaluated kernel (utilization and service time filled in): the class
 // statement first, then the calibrated range, then each bottleneck rule.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -86,6 +87,15 @@ TEST(LaunchFloor, CapsACollapsedCasStormAtTheEmptyKernelsTime) {
   const WhatIf* unfloored = combine(analyze(p, ServiceTimeModel(table), off));
   ASSERT_NE(unfloored, nullptr);
   EXPECT_GT(unfloored->interval.high, duration / 2000.0) << "the law alone prices it under the launch";
+
+  // Another GPU's floor is not this one's: a kernel run elsewhere keeps its what-ifs, with a note.
+  KernelProfile elsewhere = p;
+  elsewhere.device.name = table.provenance.device.name + " (another part)";
+  const KernelAnalysis other = analyze(elsewhere, ServiceTimeModel(table));
+  ASSERT_NE(combine(other), nullptr);
+  EXPECT_GT(combine(other)->interval.high, duration / 2000.0);
+  EXPECT_TRUE(std::any_of(other.notes.begin(), other.notes.end(),
+                          [](const std::string& n) { return n.find("launch floor: not applied") != std::string::npos; }));
 }
 
 // The floor is an empty kernel's time on the GPU that measured it, so no kernel that GPU ran
