@@ -28,6 +28,23 @@ __global__ void threshold_sweep_kernel(SweepArgs a) {
   if (a.with_atomics && total != 0u) atomicAdd(&a.counts[0], total);
 }
 
+// The round-trip sweep: the same m FMA steps, then a returning global atomicAdd whose result the
+// chain takes up, so each iteration waits for the atomic's round trip; every lane its own 128-byte
+// line (no two requests meet at a word or a line: the slices are far from busy). words: one line
+// per thread of the grid.
+__global__ void round_trip_sweep_kernel(SweepArgs a, std::uint32_t* words) {
+  std::uint32_t* word = &words[(blockIdx.x * blockDim.x + threadIdx.x) * 32u];
+  float x = threadIdx.x * 1e-3f;
+#pragma unroll 1
+  for (int it = 0; it < a.iterations; ++it) {
+#pragma unroll 1
+    for (int j = 0; j < a.fmas_per_atomic; ++j) x = fmaf(x, 0.999f, 0.5f);
+    if (a.with_atomics) x += static_cast<float>(atomicAdd(word, 1u) & 1u);
+  }
+  if (x == -1.f) a.sink[blockIdx.x] = x;
+}
+
 const void* threshold_sweep_handle() { return handle(&threshold_sweep_kernel); }
+const void* round_trip_sweep_handle() { return handle(&round_trip_sweep_kernel); }
 
 }  // namespace atomq::validation::kernels

@@ -143,5 +143,8 @@ struct SweepArgs {
   std::uint32_t* counts;   // the block's shared words, copied out to keep them
 };
 const void* threshold_sweep_handle();
+// The same m FMA steps per returning global atomicAdd, each lane its own line; second argument:
+// the words (32 per thread of the grid).
+const void* round_trip_sweep_handle();
 
 }  // namespace atomq::validation::kernels

@@ -87,11 +87,11 @@ CaseEntry cas_copies_case(const std::string& name, const std::string& op_text, C
           [=] { return make_cas_loop_workload(kind, kCasLoopSpreadValues, kCasLoopKeys, seed, kCasLoopCopies); }};
 }
 
-std::vector<VariantSpec> sweep_variants(const std::vector<int>& ms) {
+std::vector<VariantSpec> sweep_variants(const std::vector<int>& ms, const char* atomic = "shared atomic") {
   std::vector<VariantSpec> v;
   for (int m : ms) {
     const std::string point = "m" + std::to_string(m);
-    v.push_back({point, R::kSweepPoint, fmt::format("{} FMA steps per shared atomic", m), ""});
+    v.push_back({point, R::kSweepPoint, fmt::format("{} FMA steps per {}", m, atomic), ""});
     v.push_back({point + "_no_atomics", R::kAblation, fmt::format("{} FMA steps, no atomic", m), point});
   }
   return v;
@@ -324,6 +324,12 @@ std::vector<CaseEntry> make_entries() {
                 "1024 iterations per thread, 256 threads per block, resident blocks on every SM",
                 sweep_variants({0, 16, 32, 40, 48, 56, 64, 80, 96, 128})},
                [] { return make_sweep_workload(1024, 32); }});
+  e.push_back({{"threshold_round_trip",
+                "round-trip sweep: m dependent FMA steps per returning global atomicAdd whose result the chain "
+                "takes up, each lane its own line (the slices far from busy)",
+                "512 iterations per thread, 256 threads per block, resident blocks on every SM",
+                sweep_variants({0, 8, 16, 32, 64, 128, 256}, "returning global atomic")},
+               [] { return make_round_trip_sweep_workload(512); }});
   add_held_out_round2(e);
   add_held_out_round3(e);
   add_held_out_round4(e);

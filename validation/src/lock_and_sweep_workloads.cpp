@@ -84,7 +84,52 @@ class SweepWorkload : public Workload {
   k::SweepArgs args_{};
 };
 
+// The round-trip sweep's variants as the threshold sweep's: "m<M>" or "m<M>_no_atomics".
+class RoundTripSweepWorkload : public Workload {
+ public:
+  explicit RoundTripSweepWorkload(int iterations) {
+    ATOMQ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm_, k::round_trip_sweep_handle(), kThreads, 0));
+    ATOMQ_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, 0));
+    words_count_ = std::size_t{32} * sms_ * blocks_per_sm_ * kThreads;
+    args_ = {iterations, 0, 1, 1, sink_.reserve_for<float>(1u << 16), nullptr};
+    words_ = words_buffer_.reserve_for<std::uint32_t>(words_count_);
+  }
+  void reset() override { ATOMQ_CUDA(cudaMemset(words_, 0, words_count_ * sizeof(std::uint32_t))); }
+  void launch(const std::string& variant) override {
+    std::size_t used = 0;
+    args_.fmas_per_atomic = variant.size() > 1 && variant[0] == 'm' ? std::stoi(variant.substr(1), &used) : -1;
+    const std::string rest = variant.substr(1 + used);
+    if (args_.fmas_per_atomic < 0 || (rest != "" && rest != "_no_atomics"))
+      throw std::invalid_argument("unknown sweep variant '" + variant + "'");
+    args_.with_atomics = rest.empty() ? 1 : 0;
+    void* params[] = {&args_, &words_};
+    ATOMQ_CUDA(cudaLaunchKernel(k::round_trip_sweep_handle(), dim3(sms_ * blocks_per_sm_), dim3(kThreads), params, 0,
+                                nullptr));
+    ATOMQ_CUDA_LAUNCH();
+  }
+  VariantCheck check() override {
+    const std::vector<std::uint32_t> words = download(words_, words_count_);
+    unsigned long long total = 0;
+    for (std::uint32_t w : words) total += w;
+    const unsigned long long issued = 1ull * sms_ * blocks_per_sm_ * kThreads * args_.iterations;
+    return {true, total == issued, fmt::format("{} atomics counted, {} issued", total, issued)};
+  }
+  double useful_updates() const override { return 0.0; }
+
+ private:
+  static constexpr int kThreads = 256;
+  int blocks_per_sm_ = 0, sms_ = 0;
+  std::size_t words_count_ = 0;
+  std::uint32_t* words_ = nullptr;
+  DeviceBuffer sink_, words_buffer_;
+  k::SweepArgs args_{};
+};
+
 }  // namespace
+
+std::unique_ptr<Workload> make_round_trip_sweep_workload(int iterations) {
+  return std::make_unique<RoundTripSweepWorkload>(iterations);
+}
 
 std::unique_ptr<Workload> make_lock_workload(const std::vector<std::uint32_t>& values) {
   return std::make_unique<LockWorkload>(values);
