@@ -84,7 +84,8 @@ TEST(LaunchFloor, CapsACollapsedCasStormAtTheEmptyKernelsTime) {
 
   Rules off;
   off.switch_off(ModelTerm::kLaunchFloor);
-  const WhatIf* unfloored = combine(analyze(p, ServiceTimeModel(table), off));
+  const KernelAnalysis without = analyze(p, ServiceTimeModel(table), off);
+  const WhatIf* unfloored = combine(without);
   ASSERT_NE(unfloored, nullptr);
   EXPECT_GT(unfloored->interval.high, duration / 2000.0) << "the law alone prices it under the launch";
 
