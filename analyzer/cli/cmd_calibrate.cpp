@@ -60,6 +60,28 @@ AllDevicesRequest all_devices_request(const CalibrateArgs& a) {
   return r;
 }
 
+// Each launch of a sweep's batch as one profiled range: user replay (the launches repeated once
+// per pass), else kernel replay where that failed (`repeatable` then stays off when given).
+std::vector<model::KernelProfile> profile_batch(int device, std::vector<std::string> metrics,
+                                                const std::vector<std::function<void()>>& launches, const char* what,
+                                                bool* repeatable = nullptr) {
+  analyzer::ProfilerOptions options;
+  options.device = device;
+  options.metrics = std::move(metrics);
+  auto work = [&launches] {
+    for (const auto& launch : launches) launch();
+  };
+  if (!repeatable || *repeatable) {
+    try {
+      return analyzer::profile_repeatable(work, launches.size(), options);
+    } catch (const std::exception& e) {
+      spdlog::warn("{} in user replay failed ({}); using kernel replay", what, e.what());
+      if (repeatable) *repeatable = false;
+    }
+  }
+  return analyzer::profile_launches(work, options);
+}
+
 // The L2 sweep's counters through the collector: one range per launch. The sweep's launches
 // can simply be repeated once per pass (user replay), which costs a fraction of kernel replay's
 // memory save and restore per launch; kernel replay remains the fallback (calibration cannot
@@ -67,27 +89,13 @@ AllDevicesRequest all_devices_request(const CalibrateArgs& a) {
 cal::L2CounterProbe l2_counter_probe(int device) {
   namespace metric = model::metric;
   return [device](const cal::L2LaunchBatch& launches) {
-    analyzer::ProfilerOptions options;
-    options.device = device;
-    options.metrics = {metric::kL2RedRequests,      metric::kL2RedRequestsMax,
-                       metric::kL2AtomRequests,     metric::kL2AtomRequestsMax,
-                       metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum,
-                       metric::kL2AtomicBusyMax,    metric::kDurationNs,
-                       metric::kL2RedSectors,       metric::kL2AtomSectors};
-    auto work = [&launches] {
-      for (const auto& launch : launches) launch();
-    };
-    std::vector<model::KernelProfile> profiles;
     static bool repeatable = true;  // off after the first failure: kernel replay from then on
-    if (repeatable) {
-      try {
-        profiles = analyzer::profile_repeatable(work, launches.size(), options);
-      } catch (const std::exception& e) {
-        spdlog::warn("the L2 sweep's counters in user replay failed ({}); using kernel replay", e.what());
-        repeatable = false;
-      }
-    }
-    if (!repeatable) profiles = analyzer::profile_launches(work, options);
+    const std::vector<model::KernelProfile> profiles = profile_batch(
+        device,
+        {metric::kL2RedRequests, metric::kL2RedRequestsMax, metric::kL2AtomRequests, metric::kL2AtomRequestsMax,
+         metric::kL2CyclesElapsedMax, metric::kL2CyclesElapsedSum, metric::kL2AtomicBusyMax, metric::kDurationNs,
+         metric::kL2RedSectors, metric::kL2AtomSectors},
+        launches, "the L2 sweep's counters", &repeatable);
     std::vector<cal::L2Counters> out;
     for (const model::KernelProfile& p : profiles) {
       auto value = [&p](const char* name) { return p.counter(name).value_or(0.0); };
@@ -107,20 +115,11 @@ constexpr double kDsmemLaunchMs = 2.0;  // long enough that the cluster syncs an
 cal::DsmemCounterProbe dsmem_counter_probe(int device) {
   namespace metric = model::metric;
   return [device](const cal::DsmemLaunchBatch& launches) {
-    analyzer::ProfilerOptions options;
-    options.device = device;
-    options.metrics = {metric::kDsmemAtomRequests, metric::kDsmemRedAsyncRequests, metric::kDsmemRequestBusyMax,
-                       metric::kCyclesActiveMax,   metric::kCyclesActiveAvg,       metric::kDurationNs};
-    auto work = [&launches] {
-      for (const auto& launch : launches) launch();
-    };
-    std::vector<model::KernelProfile> profiles;
-    try {
-      profiles = analyzer::profile_repeatable(work, launches.size(), options);
-    } catch (const std::exception& e) {
-      spdlog::warn("the DSMEM sweep's counters in user replay failed ({}); using kernel replay", e.what());
-      profiles = analyzer::profile_launches(work, options);
-    }
+    const std::vector<model::KernelProfile> profiles = profile_batch(
+        device,
+        {metric::kDsmemAtomRequests, metric::kDsmemRedAsyncRequests, metric::kDsmemRequestBusyMax,
+         metric::kCyclesActiveMax, metric::kCyclesActiveAvg, metric::kDurationNs},
+        launches, "the DSMEM sweep's counters");
     std::vector<cal::DsmemCounters> out;
     for (const model::KernelProfile& p : profiles) {
       auto value = [&p](const char* name) { return p.counter(name).value_or(0.0); };
@@ -135,19 +134,8 @@ cal::DsmemCounterProbe dsmem_counter_probe(int device) {
 // The launch floor's durations through the collector, as every analyzed kernel is timed.
 cal::DurationProbe duration_probe(int device) {
   return [device](const cal::LaunchBatch& launches) {
-    analyzer::ProfilerOptions options;
-    options.device = device;
-    options.metrics = {model::metric::kDurationNs};
-    auto work = [&launches] {
-      for (const auto& launch : launches) launch();
-    };
-    std::vector<model::KernelProfile> profiles;
-    try {
-      profiles = analyzer::profile_repeatable(work, launches.size(), options);
-    } catch (const std::exception& e) {
-      spdlog::warn("the launch floor's durations in user replay failed ({}); using kernel replay", e.what());
-      profiles = analyzer::profile_launches(work, options);
-    }
+    const std::vector<model::KernelProfile> profiles =
+        profile_batch(device, {model::metric::kDurationNs}, launches, "the launch floor's durations");
     std::vector<double> out;
     for (const model::KernelProfile& p : profiles) out.push_back(p.counter(model::metric::kDurationNs).value_or(0.0));
     return out;

@@ -14,10 +14,11 @@ namespace atomq::model::detail {
 
 namespace {
 
-// Raises a predicted time to the floor; returns whether it moved.
-bool raise(std::optional<double>& time_ns, double floor_ns) {
-  if (!time_ns || *time_ns >= floor_ns) return false;
-  time_ns = floor_ns;
+// One end of an interval above the best gain: capped there, its time the floor; whether it moved.
+bool cap(double& gain, std::optional<double>& time_ns, double best_gain, double floored_ns) {
+  if (gain <= best_gain) return false;
+  gain = best_gain;
+  time_ns = floored_ns;
   return true;
 }
 
@@ -36,13 +37,8 @@ void floor_one(WhatIf& w, double duration_ns, double floor_ns, const std::string
   if (w.speedup > best_gain) w.speedup = best_gain, moved = true;
   GainInterval& g = w.interval;
   if (g.evaluated) {
-    const bool high = g.high > best_gain, low = g.low > best_gain;
-    if (high) g.high = best_gain;
-    if (low) g.low = best_gain;
-    if (high) g.time_ns_at_high = floored_ns;
-    if (low) g.time_ns_at_low = floored_ns;
-    raise(g.time_ns_at_high, floored_ns);
-    raise(g.time_ns_at_low, floored_ns);
+    const bool high = cap(g.high, g.time_ns_at_high, best_gain, floored_ns);
+    const bool low = cap(g.low, g.time_ns_at_low, best_gain, floored_ns);
     if (high || low) {
       g.basis += "; " + note;
       moved = true;

@@ -51,7 +51,16 @@ class LockWorkload : public Workload {
   k::LockArgs args_{};
 };
 
-// Variant "m<M>" or "m<M>_no_atomics".
+// A sweep's variant "m<M>" (M FMA steps per atomic) or "m<M>_no_atomics" (the ablation) into its args.
+void set_sweep_variant(const std::string& variant, k::SweepArgs& args) {
+  std::size_t used = 0;
+  args.fmas_per_atomic = variant.size() > 1 && variant[0] == 'm' ? std::stoi(variant.substr(1), &used) : -1;
+  const std::string rest = variant.substr(1 + used);
+  if (args.fmas_per_atomic < 0 || (rest != "" && rest != "_no_atomics"))
+    throw std::invalid_argument("unknown sweep variant '" + variant + "'");
+  args.with_atomics = rest.empty() ? 1 : 0;
+}
+
 class SweepWorkload : public Workload {
  public:
   SweepWorkload(int iterations, int stride) {
@@ -59,12 +68,7 @@ class SweepWorkload : public Workload {
   }
   void reset() override { ATOMQ_CUDA(cudaMemset(args_.counts, 0, sizeof(std::uint32_t))); }
   void launch(const std::string& variant) override {
-    std::size_t used = 0;
-    args_.fmas_per_atomic = variant.size() > 1 && variant[0] == 'm' ? std::stoi(variant.substr(1), &used) : -1;
-    const std::string rest = variant.substr(1 + used);
-    if (args_.fmas_per_atomic < 0 || (rest != "" && rest != "_no_atomics"))
-      throw std::invalid_argument("unknown sweep variant '" + variant + "'");
-    args_.with_atomics = rest.empty() ? 1 : 0;
+    set_sweep_variant(variant, args_);
     launch_persistent(k::threshold_sweep_handle(), kThreads, 0, &args_);
     ATOMQ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm_, k::threshold_sweep_handle(), kThreads, 0));
     ATOMQ_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, 0));
@@ -84,7 +88,7 @@ class SweepWorkload : public Workload {
   k::SweepArgs args_{};
 };
 
-// The round-trip sweep's variants as the threshold sweep's: "m<M>" or "m<M>_no_atomics".
+// The round-trip sweep, its variants as the threshold sweep's.
 class RoundTripSweepWorkload : public Workload {
  public:
   explicit RoundTripSweepWorkload(int iterations) {
@@ -96,12 +100,7 @@ class RoundTripSweepWorkload : public Workload {
   }
   void reset() override { ATOMQ_CUDA(cudaMemset(words_, 0, words_count_ * sizeof(std::uint32_t))); }
   void launch(const std::string& variant) override {
-    std::size_t used = 0;
-    args_.fmas_per_atomic = variant.size() > 1 && variant[0] == 'm' ? std::stoi(variant.substr(1), &used) : -1;
-    const std::string rest = variant.substr(1 + used);
-    if (args_.fmas_per_atomic < 0 || (rest != "" && rest != "_no_atomics"))
-      throw std::invalid_argument("unknown sweep variant '" + variant + "'");
-    args_.with_atomics = rest.empty() ? 1 : 0;
+    set_sweep_variant(variant, args_);
     void* params[] = {&args_, &words_};
     ATOMQ_CUDA(cudaLaunchKernel(k::round_trip_sweep_handle(), dim3(sms_ * blocks_per_sm_), dim3(kThreads), params, 0,
                                 nullptr));
