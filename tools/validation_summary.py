@@ -120,6 +120,9 @@ def case_rows(timings, run, analyses=None):
             row["binding_unit"] = analysis.get("binding_unit")
             row["u_shared"] = (analysis.get("utilization") or {}).get("mean")
             row["u_l2"] = (analysis.get("l2") or {}).get("utilization")
+            latency = (analysis.get("l2") or {}).get("latency") or {}
+            if latency.get("evaluated"):  # U_round_trip: the warps' exposed wait on returning atomics
+                row["u_round_trip"] = latency.get("utilization")
             row["model_bound"] = row["class"] in BOUND_CLASSES
             # The trivial classifier beside the model: bound where the atomic floor is the largest
             # of the model's floors (time.bound_by), whatever its share of the time.
@@ -154,7 +157,7 @@ def fmt_gain(x):
 
 def markdown(rows, device):
     lines = [f"Device: {device}", "",
-             "| case | variant | time (ms) | class (model) | U shared / L2 | ablation gain | atomic-bound (truth) | agree | fix | fix gain | predicted interval | inside |",
+             "| case | variant | time (ms) | class (model) | U shared / L2 / round trip | ablation gain | atomic-bound (truth) | agree | fix | fix gain | predicted interval | inside |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         agree = "-" if "ground_truth_bound" not in r or "model_bound" not in r else (
@@ -162,10 +165,11 @@ def markdown(rows, device):
         iv = r.get("interval")
         us = r.get("u_shared")
         ul = r.get("u_l2")
-        lines.append("| {} | {} | {:.4f} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        ur = r.get("u_round_trip")
+        lines.append("| {} | {} | {:.4f} | {} | {} / {} / {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["case"], r["variant"], r["time_ms"], r.get("class", "-"),
             "-" if us is None else f"{100 * us:.0f}%", "-" if ul is None else f"{100 * ul:.0f}%",
-            fmt_gain(r.get("ablation_gain")), {True: "yes", False: "no"}.get(r.get("ground_truth_bound"), "-"), agree,
+            "-" if ur is None else f"{100 * ur:.0f}%", fmt_gain(r.get("ablation_gain")), {True: "yes", False: "no"}.get(r.get("ground_truth_bound"), "-"), agree,
             r.get("fix", "-"), fmt_gain(r.get("fix_gain")),
             "-" if not iv else f"{iv[0]:.2f}x to {iv[1]:.2f}x ({r['what_if']})",
             {True: "yes", False: "NO"}.get(r.get("fix_inside"), "-")))
