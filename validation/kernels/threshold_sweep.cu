@@ -34,12 +34,18 @@ __global__ void threshold_sweep_kernel(SweepArgs a) {
 // per thread of the grid.
 __global__ void round_trip_sweep_kernel(SweepArgs a, std::uint32_t* words) {
   std::uint32_t* word = &words[(blockIdx.x * blockDim.x + threadIdx.x) * 32u];
+  const bool sends = static_cast<int>(threadIdx.x & 31u) < a.atomic_lanes;
   float x = threadIdx.x * 1e-3f;
 #pragma unroll 1
   for (int it = 0; it < a.iterations; ++it) {
 #pragma unroll 1
     for (int j = 0; j < a.fmas_per_atomic; ++j) x = fmaf(x, 0.999f, 0.5f);
-    if (a.with_atomics) x += static_cast<float>(atomicAdd(word, 1u) & 1u);
+    if (a.with_atomics) {
+      std::uint32_t old = sends ? atomicAdd(word, 1u) : 0u;
+      // Fewer sending lanes: lane 0's result feeds every lane's chain, so the whole warp waits.
+      if (a.atomic_lanes < 32) old = __shfl_sync(0xFFFFFFFFu, old, 0);
+      x += static_cast<float>(old & 1u);
+    }
   }
   if (x == -1.f) a.sink[blockIdx.x] = x;
 }

@@ -141,10 +141,11 @@ struct SweepArgs {
   int with_atomics;        // 0: the same loop without the atomic (ablation)
   float* sink;
   std::uint32_t* counts;   // the block's shared words, copied out to keep them
+  int atomic_lanes;        // round-trip sweep: lanes of each warp that send the atomic (1 or 32)
 };
 const void* threshold_sweep_handle();
-// The same m FMA steps per returning global atomicAdd, each lane its own line; second argument:
-// the words (32 per thread of the grid).
+// The same m FMA steps per returning global atomicAdd, each sending lane its own line (the first
+// `atomic_lanes` of each warp); second argument: the words (32 per thread of the grid).
 const void* round_trip_sweep_handle();
 
 }  // namespace atomq::validation::kernels

@@ -326,10 +326,16 @@ std::vector<CaseEntry> make_entries() {
                [] { return make_sweep_workload(1024, 32); }});
   e.push_back({{"threshold_round_trip",
                 "round-trip sweep: m dependent FMA steps per returning global atomicAdd whose result the chain "
-                "takes up, each lane its own line (the slices far from busy)",
-                "512 iterations per thread, 256 threads per block, resident blocks on every SM",
-                sweep_variants({0, 8, 16, 32, 64, 128, 256}, "returning global atomic")},
-               [] { return make_round_trip_sweep_workload(512); }});
+                "takes up, every lane its own line (the slices far from busy; 2048 requests in flight per SM)",
+                "512 iterations per thread, 256 threads per block, resident blocks on every SM, 32 lanes send",
+                sweep_variants({0, 64, 128, 256, 384, 512, 768}, "returning global atomic")},
+               [] { return make_round_trip_sweep_workload(512, 32); }});
+  e.push_back({{"threshold_round_trip_lane1",
+                "round-trip sweep: as threshold_round_trip, but one lane per warp sends the atomic and its result "
+                "feeds the whole warp's chain (64 requests in flight per SM: the unloaded round trip)",
+                "512 iterations per thread, 256 threads per block, resident blocks on every SM, lane 0 sends",
+                sweep_variants({0, 8, 16, 32, 48, 64, 96, 128, 192}, "returning global atomic")},
+               [] { return make_round_trip_sweep_workload(512, 1); }});
   add_held_out_round2(e);
   add_held_out_round3(e);
   add_held_out_round4(e);

@@ -88,14 +88,16 @@ class SweepWorkload : public Workload {
   k::SweepArgs args_{};
 };
 
-// The round-trip sweep, its variants as the threshold sweep's.
+// The round-trip sweep, its variants as the threshold sweep's: all 32 lanes of a warp send the
+// atomic (2048 requests in flight per SM at full occupancy: the SMs' capped request rate) or one
+// (64 in flight: the flat round trip).
 class RoundTripSweepWorkload : public Workload {
  public:
-  explicit RoundTripSweepWorkload(int iterations) {
+  RoundTripSweepWorkload(int iterations, int atomic_lanes) {
     ATOMQ_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm_, k::round_trip_sweep_handle(), kThreads, 0));
     ATOMQ_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, 0));
     words_count_ = std::size_t{32} * sms_ * blocks_per_sm_ * kThreads;
-    args_ = {iterations, 0, 1, 1, sink_.reserve_for<float>(1u << 16), nullptr};
+    args_ = {iterations, 0, 1, 1, sink_.reserve_for<float>(1u << 16), nullptr, atomic_lanes};
     words_ = words_buffer_.reserve_for<std::uint32_t>(words_count_);
   }
   void reset() override { ATOMQ_CUDA(cudaMemset(words_, 0, words_count_ * sizeof(std::uint32_t))); }
@@ -110,7 +112,8 @@ class RoundTripSweepWorkload : public Workload {
     const std::vector<std::uint32_t> words = download(words_, words_count_);
     unsigned long long total = 0;
     for (std::uint32_t w : words) total += w;
-    const unsigned long long issued = 1ull * sms_ * blocks_per_sm_ * kThreads * args_.iterations;
+    const unsigned long long issued =
+        1ull * sms_ * blocks_per_sm_ * (kThreads / 32) * args_.atomic_lanes * args_.iterations;
     return {true, total == issued, fmt::format("{} atomics counted, {} issued", total, issued)};
   }
   double useful_updates() const override { return 0.0; }
@@ -126,8 +129,8 @@ class RoundTripSweepWorkload : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_round_trip_sweep_workload(int iterations) {
-  return std::make_unique<RoundTripSweepWorkload>(iterations);
+std::unique_ptr<Workload> make_round_trip_sweep_workload(int iterations, int atomic_lanes) {
+  return std::make_unique<RoundTripSweepWorkload>(iterations, atomic_lanes);
 }
 
 std::unique_ptr<Workload> make_lock_workload(const std::vector<std::uint32_t>& values) {

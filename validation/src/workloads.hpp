@@ -34,9 +34,9 @@ std::unique_ptr<Workload> make_cas_loop_workload(CasLoopKind kind, std::size_t n
 std::unique_ptr<Workload> make_peer_histogram_workload(std::size_t n, std::uint32_t bins, std::uint64_t seed);
 // iterations per thread; stride 1 (k = 1) or 32 (k = 32); variants "mM" and "mM_no_atomics".
 std::unique_ptr<Workload> make_sweep_workload(int iterations, int address_stride);
-// m FMA steps per returning global atomicAdd whose result the chain takes up, each lane its own
-// line; variants as the threshold sweep's.
-std::unique_ptr<Workload> make_round_trip_sweep_workload(int iterations);
+// m FMA steps per returning global atomicAdd whose result the chain takes up, each sending lane
+// its own line, `atomic_lanes` (1 or 32) of each warp sending; variants as the threshold sweep's.
+std::unique_ptr<Workload> make_round_trip_sweep_workload(int iterations, int atomic_lanes);
 
 // The workload of a case of the table (cases.cpp), its input generated.
 std::unique_ptr<Workload> make_workload(const std::string& case_name);
