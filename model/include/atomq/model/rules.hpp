@@ -65,8 +65,9 @@ struct Rules {
   // unit binding at U 0.93 (k = 32) and not at 0.74 (k = 32) or below; 0.80 lies between.
   double severe_utilization = 0.90;
   double potential_utilization = 0.80;
-  // The L2 slices' potential mark keeps the seed's 0.70: no sweep has placed it, and the suite's
-  // hash build at load 0.5 binds (2.1x) at L2 U 0.796, below the shared unit's 0.80.
+  // The L2 slices' potential mark keeps the seed's 0.70: the all-lanes round-trip sweep brackets
+  // it between 0.71 (not bound) and 0.94 (bound) on an H100, but the suite's hash build at load 0.5
+  // binds (2.1x) at L2 U 0.796 (docs/validation.md, "The round-trip sweep").
   double l2_potential_utilization = 0.70;
 
   // High utilization + high conflict (seed: U > 0.90, e near 32). On Hopper the conflict is
