@@ -273,6 +273,32 @@ MergeTraffic merge_traffic(const L2Queue& q, const calibration::L2Section* secti
   return m;
 }
 
+// Privatizing's least change where the counters do not show the bins: on uneven slices the
+// bins may not fit shared memory, and a fix keeps only the hot words there (a graph's hubs):
+// the hottest slice's requests above the mean slice move to the shared unit, the rest stays in
+// L2, spread, its hottest slice at the mean of what is left, at the many_lines cell's S.
+WhatIf with_hot_words_only(WhatIf w, const KernelAnalysis& a, const KernelProfile& p, const ServiceTimeModel& m,
+                           const Rules& r, const TimeSplit& t, const PrivatizedAddresses& addresses, double blocks) {
+  const L2Inputs& in = a.l2.inputs;
+  if (!r.uses(ModelTerm::kPrivatizeHotWordsOnly) || a.l2.basis != L2ServiceBasis::kHotSlice || in.addresses ||
+      in.slices <= 0 || !(in.requests > 0) || !w.predicted_time_ns)
+    return w;
+  const double hot = std::max(0.0, in.requests_hottest_slice - in.requests / in.slices), rest = in.requests - hot;
+  const calibration::L2Cell* spread = m.l2_section() ? m.l2_section()->saturated(a.l2.op, AddressSpread::kManyLines) : nullptr;
+  const double s = spread && spread->cycles_per_request > 0 ? spread->cycles_per_request : a.l2.service_cycles;
+  const double words = std::max(1.0, addresses.fewest);
+  const SharedCost shared = shared_unit_time(a, p, m, r, words, hot * (p.useful_updates ? *p.useful_updates / in.requests : 1.0));
+  const WhatIf least = predicted(t, WhatIfId::kPrivatize, w.change, rest + words * blocks,
+                                 rest / in.slices + words * blocks * in.hottest_share, s, shared.ns, "");
+  if (*least.predicted_time_ns <= w.least_change_time_ns.value_or(*w.predicted_time_ns)) return w;
+  w.least_change_time_ns = least.predicted_time_ns;
+  w.basis += fmt::format("; least change, if the bins do not fit shared memory: only the hot words ({:.3g} requests, "
+                         "the hottest slice's above the mean slice) move there, {:.3g} stay in L2, the hottest slice "
+                         "at their mean {:.3g} at S {:.2f} cycles: predicted {:.1f} us",
+                         hot, rest, rest / in.slices, s, *least.predicted_time_ns / 1e3);
+  return w;
+}
+
 std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
                                 const ServiceTimeModel& m, const Rules& r, const TimeSplit& t,
                                 std::vector<std::string>& details) {
@@ -306,7 +332,7 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
                                  shared.basis));
   };
   WhatIf most = with(addresses.most, 32);
-  if (addresses.fewest >= addresses.most) return most;
+  if (addresses.fewest >= addresses.most) return with_hot_words_only(most, a, p, m, r, t, addresses, blocks);
   WhatIf fewest = with(addresses.fewest, addresses.lanes_at_fewest);
   const double fewest_requests = fewest.instructions, most_requests = most.instructions;
   // The larger gain is the what-if's (high end); the other is the least change (low end).
@@ -315,7 +341,7 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
   best.least_change_time_ns = other.predicted_time_ns;
   best.change = fmt::format("privatize into shared memory: L2 requests from {:.3g} to {:.3g}-{:.3g}", in.requests,
                             fewest_requests, most_requests);
-  return best;
+  return with_hot_words_only(best, a, p, m, r, t, addresses, blocks);
 }
 
 // (b) Warp aggregation: the lanes of an instruction on one word merge into one request. After it
