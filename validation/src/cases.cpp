@@ -229,6 +229,35 @@ void add_held_out_round5(std::vector<CaseEntry>& e) {
                        [] { return make_row_max_workload(65'536, 5502); }, "round5"));
 }
 
+// Held-out round 6: written after round 5's results and the privatize what-if's hot-words term
+// (f297465): a graph layer's float aggregation whose fix privatizes only the hub nodes, region
+// areas of a label image whose fix merges a warp's equal labels, and a loss reduced into one float
+// whose fix reduces the block first. Predicted before anything of theirs is measured.
+void add_held_out_round6(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"gnn_edge_aggregate", "a graph layer's message aggregation: edge weights summed per node (float adds)",
+                        "16777216 edges into 2097152 nodes, destinations floor(N u^4) (hubs at low ids, "
+                        "degree-ordered), weights 1-4 whole units, seed 6601",
+                        held_out_variants("global_atomics", "one global float atomicAdd per edge", "hub_privatized",
+                                          "the 4096 hub nodes' sums in shared memory per block, the rest global",
+                                          {W::kPrivatize}, "no_atomics", "the same reads, summed in registers")},
+                       [] { return make_edge_aggregate_workload(16'777'216, 1u << 21, 4.0, 6601); }, "round6"));
+  e.push_back(held_out({"label_area", "region areas of a label image: pixels counted per label (u32 counts)",
+                        "a 4096 x 4096 label image, labels in runs of 8-64 pixels along the rows, each run's label "
+                        "uniform below 65536, seed 6602",
+                        held_out_variants("global_atomics", "one global atomicAdd per pixel", "warp_merged",
+                                          "equal labels of a warp merged by __match_any_sync, one add each",
+                                          {W::kAggregateInWarp, W::kAggregateHotLanes}, "no_atomics",
+                                          "the same reads, summed in registers")},
+                       [] { return make_label_area_workload(4096u * 4096u, 4096, 65'536, 6602); }, "round6"));
+  e.push_back(held_out({"loss_sum", "a loss reduced into one float by a global atomicAdd per sample",
+                        "8388608 losses of 0 or 1 unit, uniform, seed 6603",
+                        held_out_variants("global_atomics", "one global float atomicAdd per sample", "block_reduced",
+                                          "the block's sum by shuffles and shared memory, one atomicAdd per block",
+                                          {W::kAggregateInWarp, W::kAggregateHotLanes, W::kPrivatize}, "no_atomics",
+                                          "the same reads, summed in registers")},
+                       [] { return make_loss_sum_workload(8'388'608, 6603); }, "round6"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -340,6 +369,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round3(e);
   add_held_out_round4(e);
   add_held_out_round5(e);
+  add_held_out_round6(e);
   return e;
 }
 

@@ -58,4 +58,15 @@ std::unique_ptr<Workload> make_energy_deposit_workload(std::size_t n, double pea
 // no_atomics.
 std::unique_ptr<Workload> make_row_max_workload(std::size_t rows, std::uint64_t seed);
 
+// Round 6 (held_out_round6_workloads.cpp). `edges` destinations floor(nodes u^power) (hubs at the
+// lowest ids) with weights of 1..4 units; variants global_atomics, hub_privatized, no_atomics.
+std::unique_ptr<Workload> make_edge_aggregate_workload(std::size_t edges, std::uint32_t nodes, double power,
+                                                       std::uint64_t seed);
+// A label image of `pixels` in rows of `width`, labels in runs of 8..64 pixels, each run's label
+// uniform below `labels`; variants global_atomics, warp_merged, no_atomics.
+std::unique_ptr<Workload> make_label_area_workload(std::size_t pixels, std::uint32_t width, std::uint32_t labels,
+                                                   std::uint64_t seed);
+// n losses of 0 or 1 unit summed into one float; variants global_atomics, block_reduced, no_atomics.
+std::unique_ptr<Workload> make_loss_sum_workload(std::size_t n, std::uint64_t seed);
+
 }  // namespace atomq::validation
