@@ -255,6 +255,28 @@ TEST(ValidationRuns, HotWordsOnlyIsThePrivatizeLeastChange) {
   EXPECT_LT(iv->low, iv->high / 5) << "the least change keeps most of the L2 traffic";
 }
 
+// The same two privatize what-ifs on the live H100 run that first measured the hot-words term
+// (tests/fixtures/live_runs/2026-12-06-h100-hot-words, the H100's own table): both fixes inside.
+TEST(ValidationRuns, HotWordsOnlyHeldOnTheLiveH100Run) {
+  const std::string dir = kDir + "/../live_runs/2026-12-06-h100-hot-words";
+  const ServiceTimeModel model(calibration::load_service_table(dir + "/table.json"));
+  for (const auto& [case_name, fix] : {std::pair{"degree_count", "hub_privatized"},
+                                       std::pair{"particle_binning_clustered", "block_privatized"}}) {
+    SCOPED_TRACE(case_name);
+    const std::string path = dir + "/" + case_name + ".json";
+    const auto profiles = profiles_by_variant(read_json(path), path);
+    const KernelAnalysis a = analyze(profiles.at("global_atomics"), model);
+    const GainInterval* iv = fix_interval(a, std::vector{WhatIfId::kPrivatize});
+    ASSERT_NE(iv, nullptr);
+    std::map<std::string, double> ms;
+    const nlohmann::json timings = read_json(dir + "/" + case_name + ".timings.json");
+    for (const auto& v : timings.at("variants")) ms[v.at("name").get<std::string>()] = v.at("median_ms").get<double>();
+    const double measured = ms.at("global_atomics") / ms.at(fix);
+    EXPECT_GT(measured, iv->low) << measured << " against [" << iv->low << ", " << iv->high << "]";
+    EXPECT_LT(measured, iv->high) << measured << " against [" << iv->low << ", " << iv->high << "]";
+  }
+}
+
 // The image histograms' fix gives each of a block's 8 warps a padded copy (8 x 1025 words):
 // 6 blocks stay resident per SM instead of 8, k does not change. The what-if's low end is the
 // rest slower by 8/6 plus the merge; its high end the one-wave grid's fewer merges.
