@@ -18,6 +18,7 @@ set(atomq_model_sources
   src/l2_queue.cpp
   src/l2_findings.cpp
   src/l2_what_if.cpp
+  src/l2_time_split.cpp
   src/l2_cas_what_if.cpp
   src/what_if.cpp
   src/gain_interval.cpp
