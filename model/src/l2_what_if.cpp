@@ -224,7 +224,8 @@ MergeTraffic merge_traffic(const L2Queue& q, const calibration::L2Section* secti
 // Privatizing's least change where the counters do not show the bins: on uneven slices the
 // bins may not fit shared memory, and a fix keeps only the hot words there (a graph's hubs):
 // the hottest slice's requests above the mean slice move to the shared unit, the rest stays in
-// L2, spread, its hottest slice at the mean of what is left, at the many_lines cell's S.
+// L2, spread, its hottest slice at the mean of what is left, at the many_lines cell's S; the hot
+// words' merge as every privatized merge (merge_traffic), in units of that S at the slice.
 WhatIf with_hot_words_only(WhatIf w, const KernelAnalysis& a, const KernelProfile& p, const ServiceTimeModel& m,
                            const Rules& r, const TimeSplit& t, const PrivatizedAddresses& addresses, double blocks) {
   const L2Inputs& in = a.l2.inputs;
@@ -236,8 +237,9 @@ WhatIf with_hot_words_only(WhatIf w, const KernelAnalysis& a, const KernelProfil
   const double s = spread && spread->cycles_per_request > 0 ? spread->cycles_per_request : a.l2.service_cycles;
   const double words = std::max(1.0, addresses.fewest);
   const SharedCost shared = shared_unit_time(a, p, m, r, words, hot * (p.useful_updates ? *p.useful_updates / in.requests : 1.0));
-  const WhatIf least = predicted(t, WhatIfId::kPrivatize, w.change, rest + words * blocks,
-                                 rest / in.slices + words * blocks * in.hottest_share, s, shared.ns, "");
+  const MergeTraffic merge = merge_traffic(a.l2, m.l2_section(), r, addresses, words, blocks);
+  const WhatIf least = predicted(t, WhatIfId::kPrivatize, w.change, rest + merge.requests,
+                                 rest / in.slices + merge.hottest * merge.service_cycles / s, s, shared.ns, "");
   if (*least.predicted_time_ns <= w.least_change_time_ns.value_or(*w.predicted_time_ns)) return w;
   w.least_change_time_ns = least.predicted_time_ns;
   w.basis += fmt::format("; least change, if the bins do not fit shared memory: only the hot words ({:.3g} requests, "
