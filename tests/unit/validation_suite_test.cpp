@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
+#include <vector>
 
 #include "atomq/validation/validation.hpp"
 #include "inputs.hpp"
@@ -38,6 +40,17 @@ TEST(ValidationInputs, SameSeedSameInputOtherSeedOtherInput) {
   EXPECT_EQ(power_law_ids(10000, 1u << 12, 4.0, true, 5), power_law_ids(10000, 1u << 12, 4.0, true, 5));
   EXPECT_NE(power_law_ids(10000, 1u << 12, 4.0, true, 5), power_law_ids(10000, 1u << 12, 4.0, true, 6));
   EXPECT_EQ(clustered_values(1000, 0.5, 0.02, 3), clustered_values(1000, 0.5, 0.02, 3));
+}
+
+// Float references: whole units summed in double are exact floats below 2^24 and refused at it.
+TEST(ValidationInputs, ExactFloatSumsStopAt2To24) {
+  EXPECT_EQ(exact_float_bits({0.0, 3.0, 16777215.0}, "t"),
+            (std::vector<std::uint32_t>{0u, float_bits(3.0f), float_bits(16777215.0f)}));
+  EXPECT_EQ(float_bits(1.0f), 0x3F800000u);
+  EXPECT_THROW(exact_float_bits({16777216.0}, "t"), std::logic_error);
+  const std::vector<float> w = whole_units(1000, 4, 7);
+  EXPECT_EQ(*std::min_element(w.begin(), w.end()), 1.0f);
+  EXPECT_EQ(*std::max_element(w.begin(), w.end()), 4.0f);
 }
 
 TEST(ValidationInputs, PowerLawPutsItsShareOnTheFirstId) {

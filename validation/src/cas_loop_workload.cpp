@@ -19,11 +19,6 @@ using Op = k::CasLoopOp;
 
 constexpr int kThreads = 256;
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
 float from_bits(std::uint32_t b) {
   float f;
   std::memcpy(&f, &b, sizeof f);
@@ -33,7 +28,7 @@ float from_bits(std::uint32_t b) {
 std::uint32_t identity(Op op) {
   switch (op) {
     case Op::kProductU32: return 1u;
-    case Op::kMaxF32: return bits(-INFINITY);
+    case Op::kMaxF32: return float_bits(-INFINITY);
     case Op::kAddF32: return 0u;
   }
   return 0u;
@@ -48,11 +43,11 @@ std::vector<std::uint32_t> reference(Op op, const std::vector<std::uint32_t>& ke
   for (std::size_t i = 0; i < keys.size(); ++i) {
     std::uint32_t& o = out[keys[i]];
     if (op == Op::kProductU32) o *= values[i];
-    else if (op == Op::kMaxF32) o = bits(std::fmax(from_bits(o), from_bits(values[i])));
+    else if (op == Op::kMaxF32) o = float_bits(std::fmax(from_bits(o), from_bits(values[i])));
     else sums[keys[i]] += from_bits(values[i]);
   }
   if (op == Op::kAddF32)
-    for (std::uint32_t c = 0; c < keys_count; ++c) out[c] = bits(static_cast<float>(sums[c]));
+    for (std::uint32_t c = 0; c < keys_count; ++c) out[c] = float_bits(static_cast<float>(sums[c]));
   return out;
 }
 
@@ -107,11 +102,11 @@ std::unique_ptr<Workload> make_cas_loop_workload(CasLoopKind kind, std::size_t n
       break;
     case CasLoopKind::kFloatMax:
       op = Op::kMaxF32;
-      for (float f : uniform_floats(n, seed + 1)) values.push_back(bits(f));
+      for (float f : uniform_floats(n, seed + 1)) values.push_back(float_bits(f));
       break;
     case CasLoopKind::kFloatAdd:  // integers 0..63 as floats
       op = Op::kAddF32;
-      for (std::uint32_t v : uniform_values(n, 64, seed + 1)) values.push_back(bits(static_cast<float>(v)));
+      for (std::uint32_t v : uniform_values(n, 64, seed + 1)) values.push_back(float_bits(static_cast<float>(v)));
       break;
   }
   return std::make_unique<CasLoopWorkload>(op, keys, values, keys_count, copies);

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <iterator>
 
 #include "held_out_kernels.cuh"
@@ -15,12 +14,6 @@ namespace atomq::validation {
 namespace {
 
 namespace k = kernels;
-
-std::uint32_t float_bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
 
 constexpr KernelChoice kTriangleKernels[] = {
     {"global_counter", &k::triangle_global_handle, 256},

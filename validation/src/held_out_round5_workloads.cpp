@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <iterator>
 #include <limits>
 #include <random>
@@ -46,23 +45,12 @@ Deposits bragg_deposits(std::size_t n, double peak_share, std::uint64_t seed) {
   return d;
 }
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
 // Whole units summed in double: every bin stays below 2^24, so the float of the sum is what any
 // order of float adds gives.
 std::vector<std::uint32_t> dose_bits(const Deposits& d) {
   std::vector<double> dose(k::kDepthBins, 0.0);
   for (std::size_t i = 0; i < d.depth.size(); ++i) dose[d.depth[i]] += d.energy[i];
-  std::vector<std::uint32_t> out;
-  for (double v : dose) {
-    if (v >= 16777216.0) throw std::logic_error("energy_deposit: a bin reached 2^24 units: float adds are not exact");
-    out.push_back(bits(static_cast<float>(v)));
-  }
-  return out;
+  return exact_float_bits(dose, "energy_deposit");
 }
 
 constexpr KernelChoice kDepositKernels[] = {
@@ -97,7 +85,7 @@ class DepositWorkload : public Workload {
 std::vector<std::uint32_t> row_max_bits(const std::vector<float>& scores) {
   std::vector<std::uint32_t> out;
   for (std::size_t r = 0; r < scores.size() / k::kRowLength; ++r)
-    out.push_back(bits(*std::max_element(scores.begin() + r * k::kRowLength, scores.begin() + (r + 1) * k::kRowLength)));
+    out.push_back(float_bits(*std::max_element(scores.begin() + r * k::kRowLength, scores.begin() + (r + 1) * k::kRowLength)));
   return out;
 }
 

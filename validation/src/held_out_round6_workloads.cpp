@@ -1,7 +1,6 @@
 // Held-out round 6: a graph layer's float message aggregation, region areas of a label image and a
 // loss reduced into one float; their inputs from fixed seeds and exact CPU references.
 #include <algorithm>
-#include <cstring>
 #include <iterator>
 #include <random>
 #include <stdexcept>
@@ -15,33 +14,6 @@ namespace atomq::validation {
 namespace {
 
 namespace k = kernels;
-
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-// Whole units summed in double; below 2^24 per word the float of the sum is what any order of
-// float adds gives.
-std::vector<std::uint32_t> exact_float_bits(const std::vector<double>& sums, const char* what) {
-  std::vector<std::uint32_t> out;
-  out.reserve(sums.size());
-  for (double v : sums) {
-    if (v >= 16777216.0) throw std::logic_error(std::string(what) + ": a sum reached 2^24 units: float adds are not exact");
-    out.push_back(bits(static_cast<float>(v)));
-  }
-  return out;
-}
-
-// Weights of whole units in [1, top].
-std::vector<float> whole_units(std::size_t n, std::uint32_t top, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::uint32_t> units(1, top);
-  std::vector<float> w(n);
-  for (float& x : w) x = static_cast<float>(units(rng));
-  return w;
-}
 
 constexpr KernelChoice kEdgeAggregateKernels[] = {
     {"global_atomics", &k::edge_aggregate_global_handle, 256},

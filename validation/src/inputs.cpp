@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace atomq::validation {
@@ -165,6 +168,30 @@ std::vector<std::uint32_t> count_ids(const std::vector<std::uint32_t>& ids, std:
   std::vector<std::uint32_t> counts(num_ids, 0u);
   for (std::uint32_t id : ids) ++counts[id];
   return counts;
+}
+
+std::vector<float> whole_units(std::size_t n, std::uint32_t top, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::uint32_t> units(1, top);
+  std::vector<float> w(n);
+  for (float& x : w) x = static_cast<float>(units(rng));
+  return w;
+}
+
+std::uint32_t float_bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+std::vector<std::uint32_t> exact_float_bits(const std::vector<double>& sums, const char* what) {
+  std::vector<std::uint32_t> out;
+  out.reserve(sums.size());
+  for (double v : sums) {
+    if (v >= 16777216.0) throw std::logic_error(std::string(what) + ": a sum reached 2^24 units: float adds are not exact");
+    out.push_back(float_bits(static_cast<float>(v)));
+  }
+  return out;
 }
 
 }  // namespace atomq::validation

@@ -28,6 +28,14 @@ std::vector<float> clustered_values(std::size_t n, double mean, double sigma, st
 
 // Uniform floats in [0, 1).
 std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed);
+// Whole units 1..top as floats (sums of them below 2^24 are exact in any order).
+std::vector<float> whole_units(std::size_t n, std::uint32_t top, std::uint64_t seed);
+
+// A float's bit pattern (the references compare outputs word by word).
+std::uint32_t float_bits(float f);
+// Sums of whole units, computed in double, as the floats any order of float adds gives; throws
+// std::logic_error naming `what` where a sum reaches 2^24 (float adds would round).
+std::vector<std::uint32_t> exact_float_bits(const std::vector<double>& sums, const char* what);
 // Uniform integers in [0, bound).
 std::vector<std::uint32_t> uniform_values(std::size_t n, std::uint32_t bound, std::uint64_t seed);
 

@@ -169,6 +169,14 @@ KernelProfile case_profile(const std::string& case_name, const std::string& vari
   return profiles_by_variant(read_json(path), path).at(variant);
 }
 
+// The fix's measured gain: the baseline's median time over the fix's, from a timings document.
+double measured_gain(const std::string& timings_path, const std::string& baseline, const std::string& fix) {
+  std::map<std::string, double> ms;
+  const nlohmann::json timings = read_json(timings_path);
+  for (const auto& v : timings.at("variants")) ms[v.at("name").get<std::string>()] = v.at("median_ms").get<double>();
+  return ms.at(baseline) / ms.at(fix);
+}
+
 // The image histograms (one wave of 1056 blocks, shared phase then a merge of 1024 bins per
 // block): the random-colour one's shared U 58% and L2 U 36% add up to severe; the single-colour
 // one's 34% + 13% stay below the mark; the same kernel in two waves is not in sequence.
@@ -206,11 +214,8 @@ TEST(ValidationRuns, SaturatedSliceAndUnknownBinsWidenThePrivatizeInterval) {
   ASSERT_GE(a.l2.utilization, 0.9);
   const GainInterval* iv = fix_interval(a, std::vector{WhatIfId::kPrivatize});
   ASSERT_NE(iv, nullptr);
-  std::map<std::string, double> ms;
-  const nlohmann::json timings = read_json(kDir + "/particle_binning_clustered.timings.json");
-  for (const auto& v : timings.at("variants"))
-    ms[v.at("name").get<std::string>()] = v.at("median_ms").get<double>();
-  const double measured = ms.at("global_atomics") / ms.at("block_privatized");
+  const double measured =
+      measured_gain(kDir + "/particle_binning_clustered.timings.json", "global_atomics", "block_privatized");
   EXPECT_GT(measured, iv->low) << measured << " against [" << iv->low << ", " << iv->high << "]";
   EXPECT_LT(measured, iv->high) << measured << " against [" << iv->low << ", " << iv->high << "]";
   const KernelProfile fix = case_profile("particle_binning_clustered", "block_privatized");
@@ -246,11 +251,7 @@ TEST(ValidationRuns, HotWordsOnlyIsThePrivatizeLeastChange) {
   EXPECT_NEAR(fix_hottest / (kept / in.slices), 1.0, 0.20) << fix_hottest << " against " << kept / in.slices;
   const GainInterval* iv = fix_interval(a, std::vector{WhatIfId::kPrivatize});
   ASSERT_NE(iv, nullptr);
-  std::map<std::string, double> ms;
-  const nlohmann::json timings = read_json(kDir + "/degree_count.timings.json");
-  for (const auto& v : timings.at("variants"))
-    ms[v.at("name").get<std::string>()] = v.at("median_ms").get<double>();
-  const double measured = ms.at("global_atomics") / ms.at("hub_privatized");
+  const double measured = measured_gain(kDir + "/degree_count.timings.json", "global_atomics", "hub_privatized");
   EXPECT_GT(measured, iv->low) << measured << " against [" << iv->low << ", " << iv->high << "]";
   EXPECT_LT(iv->low, iv->high / 5) << "the least change keeps most of the L2 traffic";
 }
@@ -268,10 +269,7 @@ TEST(ValidationRuns, HotWordsOnlyHeldOnTheLiveH100Run) {
     const KernelAnalysis a = analyze(profiles.at("global_atomics"), model);
     const GainInterval* iv = fix_interval(a, std::vector{WhatIfId::kPrivatize});
     ASSERT_NE(iv, nullptr);
-    std::map<std::string, double> ms;
-    const nlohmann::json timings = read_json(dir + "/" + case_name + ".timings.json");
-    for (const auto& v : timings.at("variants")) ms[v.at("name").get<std::string>()] = v.at("median_ms").get<double>();
-    const double measured = ms.at("global_atomics") / ms.at(fix);
+    const double measured = measured_gain(dir + "/" + case_name + ".timings.json", "global_atomics", fix);
     EXPECT_GT(measured, iv->low) << measured << " against [" << iv->low << ", " << iv->high << "]";
     EXPECT_LT(measured, iv->high) << measured << " against [" << iv->low << ", " << iv->high << "]";
   }
