@@ -24,3 +24,12 @@ for r in rows:
     checked += 1
 assert checked == sum(len(v) for v in expected.values()), checked
 print(f"{checked} verdicts as expected")
+
+# The live H200 summary read back with --first-suite: the suite of 2026-12-02 is 30 kernels and 13
+# fixes (docs/validation.md quotes its figures from this command).
+live = f"{repo}/tests/fixtures/live_runs/2026-12-06-h200/summary.json"
+subprocess.run([sys.executable, f"{repo}/tools/validation_summary.py", live, "--first-suite", "--json", out],
+               check=True, stdout=subprocess.DEVNULL)
+first = json.load(open(out))["summary"]
+assert first["class_agrees"][1] == 30 and first["fix_inside_interval"][1] == 13, first
+print(f"first suite: class {first['class_agrees']}, fix inside {first['fix_inside_interval']}")
