@@ -258,6 +258,37 @@ void add_held_out_round6(std::vector<CaseEntry>& e) {
                        [] { return make_loss_sum_workload(8'388'608, 6603); }, "round6"));
 }
 
+// Held-out round 7: written after round 6's results and the live H200 suite of 2026-12-06: a COO
+// sparse matrix-vector product whose fix reduces a warp's rows by a segmented scan, the scatter of
+// a bucket sort (returning atomics) whose fix ranks a tile's keys in shared memory, and a visited
+// bitmap (atomicOr) whose fix merges a warp's bits of one word. Predicted before anything of theirs
+// is measured.
+void add_held_out_round7(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"coo_spmv", "a sparse matrix-vector product in COO form: y[row] += val * x[col] (float adds)",
+                        "16777216 nonzeros sorted by row over 1048576 rows of random length (uniform cut points), "
+                        "columns uniform, values 1-4 and x 1-2 whole units, seed 7701",
+                        held_out_variants("global_atomics", "one global float atomicAdd per nonzero", "warp_segmented",
+                                          "a warp's rows summed by a segmented shuffle scan, one atomicAdd per row "
+                                          "and warp", {W::kAggregateInWarp, W::kAggregateHotLanes}, "no_atomics",
+                                          "the same reads and products, summed in registers")},
+                       [] { return make_coo_spmv_workload(16'777'216, 1u << 20, 7701); }, "round7"));
+  e.push_back(held_out({"bucket_scatter", "the scatter of a bucket sort: a returning atomicAdd on the bucket's fill "
+                        "count gives each key its slot",
+                        "16777216 uniform u32 keys into 256 buckets (the top 8 bits), seed 7702",
+                        held_out_variants("global_atomics", "one returning global atomicAdd per key", "tile_ranked",
+                                          "a tile of 4096 keys ranked in shared memory, one global atomicAdd per "
+                                          "bucket and tile", {W::kPrivatize}, "no_atomics",
+                                          "the same reads and writes, each key to its own index")},
+                       [] { return make_bucket_scatter_workload(16'777'216, 7702); }, "round7"));
+  e.push_back(held_out({"visited_bitmap", "a visited bitmap: each id sets its bit by a global atomicOr on its word",
+                        "16777216 ids floor(V u^3) over V = 4194304 vertices (hubs at low ids), seed 7703",
+                        held_out_variants("global_atomics", "one global atomicOr per id", "warp_merged",
+                                          "a warp's ids of one word merged by __match_any_sync and __reduce_or_sync, "
+                                          "one atomicOr each", {W::kAggregateInWarp, W::kAggregateHotLanes},
+                                          "no_atomics", "the same reads, folded in registers")},
+                       [] { return make_visited_bitmap_workload(16'777'216, 1u << 22, 3.0, 7703); }, "round7"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -370,6 +401,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round4(e);
   add_held_out_round5(e);
   add_held_out_round6(e);
+  add_held_out_round7(e);
   return e;
 }
 
