@@ -13,6 +13,9 @@ measurements, with the model's version on both sides.
   held_out.py check PREDICTIONS MODULE_DIR [--results RESULTS]
       The CPU check: the predictions are what their model version gives on their recordings (when
       this module is that version), and the results were measured by a build of the same version.
+  held_out.py score-all FOLDER
+      Every round of FOLDER (tests/fixtures/held_out) with its results, scored as committed: one
+      line per round and one for the whole held-out set.
   held_out.py score PREDICTIONS RESULTS [--markdown FILE] [--json FILE]
       RESULTS: the `atomq validate` outputs with the fixes and ablations. Class against the
       ablation, the fix inside the interval of its what-if, median high/low, fix time error; beside
@@ -160,6 +163,11 @@ def score(doc, results):
             if v["role"] == "baseline" and rec and rec["gain_low"] and rec["gain_high"]:
                 row["recommended_ratio"] = p["recommended"]["gain_high"] / p["recommended"]["gain_low"]
             rows.append(row)
+    return rows, summarize(rows)
+
+
+def summarize(rows):
+    """The held-out figures of scored rows (one round's, or every round's together)."""
     judged = [r for r in rows if "truth_bound" in r]
     fixes = rows_with_fix(rows)
     ratios = [r["recommended_ratio"] for r in rows if "recommended_ratio" in r]
@@ -174,7 +182,45 @@ def score(doc, results):
         "fix_time_error_median": finite_median(errors),
         "fixes_without_what_if": sum(r["fix_time_error"] is None for r in fixes),
     }
-    return rows, summary
+    return summary
+
+
+def score_all(folder):
+    """Every committed round under FOLDER (ROUND/predictions.json with ROUND/results/), scored as
+    committed: per round and over the whole held-out set."""
+    per_round, everything = [], []
+    for committed in sorted(glob.glob(os.path.join(folder, "*", "predictions.json"))):
+        round_dir = os.path.dirname(committed)
+        results = os.path.join(round_dir, "results")
+        if not os.path.isdir(results):
+            continue  # predicted, not yet measured
+        rows, summary = score(vs.load(committed), results)
+        devices = sorted({vs.load(t).get("device", "-") for t in glob.glob(os.path.join(results, "*.timings.json"))})
+        gpu = ", ".join(devices) or "-"
+        per_round.append((os.path.basename(round_dir), gpu, summary))
+        everything += rows
+    if not per_round:
+        fail(f"{folder}: no round with predictions.json and results/")
+    return per_round, summarize(everything)
+
+
+def summary_cells(s):
+    err = s["fix_time_error_median"]
+    hl = s["recommended_high_low_median"]
+    return [f"{s['class_agrees'][0]} of {s['class_agrees'][1]}",
+            f"{s['always_bound_agrees'][0]} / {s['largest_floor_agrees'][0]}",
+            f"{s['fix_inside_interval'][0]} of {s['fix_inside_interval'][1]}",
+            "-" if hl is None else f"{hl:.2f}",
+            "no finite median" if err is None else f"{100 * err:.1f}%"]
+
+
+def markdown_all(per_round, total):
+    lines = ["| round | GPU (results) | class | trivial: always / largest floor | fix inside | rec. high/low | fix time error |",
+             "|---|---|---|---|---|---|---|"]
+    for name, gpu, s in per_round:
+        lines.append("| " + " | ".join([name, gpu] + summary_cells(s)) + " |")
+    lines.append("| **all** | | " + " | ".join(f"**{c}**" for c in summary_cells(total)) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def finite_median(values):
@@ -226,6 +272,8 @@ def main():
     s.add_argument("results")
     s.add_argument("--markdown")
     s.add_argument("--json")
+    sa = sub.add_parser("score-all", help="every committed round of FOLDER, per round and together")
+    sa.add_argument("folder")
     a = ap.parse_args()
     if a.command == "predict":
         own = os.path.join(a.baselines, "table.json")
@@ -243,6 +291,8 @@ def main():
               f"{doc['model_version']}")
     elif a.command == "check":
         check(a.predictions, a.module_dir, a.results)
+    elif a.command == "score-all":
+        sys.stdout.write(markdown_all(*score_all(a.folder)))
     else:
         doc = vs.load(a.predictions)
         rows, summary = score(doc, a.results)

@@ -100,4 +100,11 @@ for committed in rounds:
         tool_run("score", committed, results_dir, "--markdown", regenerated)
         with open(score_md) as a, open(regenerated) as b:
             assert a.read() == b.read(), f"{score_md} is not what `held_out.py score` makes of the committed round"
+# The whole held-out set (docs/validation.md quotes it): a line per measured round, its rows the
+# rounds' own scored rows together.
+measured = [r for r in rounds if os.path.isdir(os.path.join(os.path.dirname(r), "results"))]
+table = tool_run("score-all", os.path.join(repo, "tests", "fixtures", "held_out"))
+assert len([l for l in table.splitlines() if l.startswith("| round")]) == len(measured) + 1, table
+assert "| **all** |" in table, table
+tool_run("score-all", work, ok=False)  # no measured round there
 print(f"held-out protocol checks passed ({len(rounds)} committed rounds checked)")
