@@ -189,14 +189,21 @@ def score_all(folder):
     """Every committed round under FOLDER (ROUND/predictions.json with ROUND/results/), scored as
     committed: per round and over the whole held-out set."""
     per_round, everything = [], []
-    for committed in sorted(glob.glob(os.path.join(folder, "*", "predictions.json"))):
+    def round_order(path):  # round10 after round9
+        name = os.path.basename(os.path.dirname(path))
+        digits = "".join(ch for ch in name if ch.isdigit())
+        return (int(digits) if digits else -1, name)
+
+    for committed in sorted(glob.glob(os.path.join(folder, "*", "predictions.json")), key=round_order):
         round_dir = os.path.dirname(committed)
         results = os.path.join(round_dir, "results")
         if not os.path.isdir(results):
             continue  # predicted, not yet measured
-        rows, summary = score(vs.load(committed), results)
-        devices = sorted({vs.load(t).get("device", "-") for t in glob.glob(os.path.join(results, "*.timings.json"))})
-        gpu = ", ".join(devices) or "-"
+        doc = vs.load(committed)
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("cases"), dict):
+            fail(f"{committed}: not a {FORMAT} document with its cases")
+        rows, summary = score(doc, results)
+        gpu = ", ".join(sorted({t.get("device", "-") for _, t, _, _ in runs_in(results)})) or "-"
         per_round.append((os.path.basename(round_dir), gpu, summary))
         everything += rows
     if not per_round:

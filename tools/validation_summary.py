@@ -25,8 +25,12 @@ BOUND_CLASSES = ("severe", "potential")
 
 
 def load(path):
-    with open(path) as f:
-        return json.load(f)
+    """A JSON document, or one line naming the file and what is wrong with it (exit 1)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{path}: {e}")
 
 
 class Reevaluator:
@@ -256,6 +260,8 @@ def main():
                     help="evaluate the recorded profiles again with the atomq Python module in this folder (BUILD/python)")
     ap.add_argument("--table", default=BUNDLED_TABLE, help="service-time table for --reevaluate")
     a = ap.parse_args()
+    if not os.path.exists(a.out):
+        sys.exit(f"{a.out}: no such folder or summary file")
     if a.reevaluate and os.path.isfile(a.out):
         sys.exit(f"{a.out}: --reevaluate needs the run documents (an output folder), not a summary")
     reevaluator = Reevaluator(a.reevaluate, a.table) if a.reevaluate else None
@@ -265,6 +271,8 @@ def main():
         if "rows" not in summary:
             sys.exit(f"{a.out}: no 'rows' (not a summary written by --json)")
         rows, device = summary["rows"], summary.get("device", device)
+        if not isinstance(rows, list) or not all(isinstance(r, dict) and "case" in r for r in rows):
+            sys.exit(f"{a.out}: 'rows' is not a list of rows with a 'case' each")
     for tpath in ([] if os.path.isfile(a.out) else sorted(glob.glob(os.path.join(a.out, "*.timings.json")))):
         timings = load(tpath)
         if timings.get("format") != "atomq.validation_timings":
@@ -274,6 +282,8 @@ def main():
         run = load(rpath) if os.path.exists(rpath) else None
         analyses = reevaluator.analyses(rpath, run) if reevaluator and run else None
         rows += case_rows(timings, run, analyses)
+    if not rows:
+        sys.exit(f"{a.out}: no atomq.validation_timings documents (or no rows) to summarize")
     if a.first_suite:
         rows = [r for r in rows if r["case"] in FIRST_SUITE]
     stats, text = summary_lines(rows)

@@ -104,7 +104,21 @@ for committed in rounds:
 # rounds' own scored rows together.
 measured = [r for r in rounds if os.path.isdir(os.path.join(os.path.dirname(r), "results"))]
 table = tool_run("score-all", os.path.join(repo, "tests", "fixtures", "held_out"))
-assert len([l for l in table.splitlines() if l.startswith("| round")]) == len(measured) + 1, table
-assert "| **all** |" in table, table
-tool_run("score-all", work, ok=False)  # no measured round there
+round_lines = [l for l in table.splitlines() if l.startswith("| round") and not l.startswith("| round |")]
+assert len(round_lines) == len(measured), table
+all_line = next(l for l in table.splitlines() if l.startswith("| **all** |"))
+
+
+def of(cell):  # "7 of 8" -> (7, 8)
+    got, total = cell.strip().strip("*").split(" of ")
+    return int(got), int(total)
+
+
+# The whole set's class and fix counts are the rounds' counts added up.
+cells = [[c for c in l.split("|")[1:-1]] for l in round_lines]
+total = [c for c in all_line.split("|")[1:-1]]
+for column in (2, 4):  # class, fix inside
+    want = [sum(of(r[column])[k] for r in cells) for k in (0, 1)]
+    assert list(of(total[column])) == want, (column, want, all_line)
+assert "no round" in tool_run("score-all", work, ok=False)
 print(f"held-out protocol checks passed ({len(rounds)} committed rounds checked)")

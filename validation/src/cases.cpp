@@ -265,7 +265,7 @@ void add_held_out_round6(std::vector<CaseEntry>& e) {
 // is measured.
 void add_held_out_round7(std::vector<CaseEntry>& e) {
   e.push_back(held_out({"coo_spmv", "a sparse matrix-vector product in COO form: y[row] += val * x[col] (float adds)",
-                        "16777216 nonzeros sorted by row over 1048576 rows of random length (uniform cut points), "
+                        "16777216 nonzeros sorted by row over up to 1048576 rows of random length (uniform cut points), "
                         "columns uniform, values 1-4 and x 1-2 whole units, seed 7701",
                         held_out_variants("global_atomics", "one global float atomicAdd per nonzero", "warp_segmented",
                                           "a warp's rows summed by a segmented shuffle scan, one atomicAdd per row "

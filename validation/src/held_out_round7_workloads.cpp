@@ -102,7 +102,7 @@ constexpr KernelChoice kVisitedBitmapKernels[] = {
 class VisitedBitmapWorkload : public Workload {
  public:
   VisitedBitmapWorkload(const std::vector<std::uint32_t>& ids, std::uint32_t vertices)
-      : words_((vertices + 31u) / 32u), n_(ids.size()), expected_(words_, 0u) {
+      : words_(vertices / 32u + (vertices % 32u != 0u)), n_(ids.size()), expected_(words_, 0u) {
     for (std::uint32_t id : ids) expected_[id >> 5] |= 1u << (id & 31u);
     args_ = {upload(ids_, ids), n_, bits_.reserve_for<std::uint32_t>(words_), sink_.reserve_for<std::uint32_t>(1u << 16)};
   }
@@ -125,7 +125,8 @@ class VisitedBitmapWorkload : public Workload {
 }  // namespace
 
 std::unique_ptr<Workload> make_coo_spmv_workload(std::size_t nonzeros, std::uint32_t rows, std::uint64_t seed) {
-  if (rows < 2 || nonzeros < rows) throw std::invalid_argument("coo_spmv: at least two rows and a nonzero per row");
+  if (rows < 2 || nonzeros < rows || nonzeros > 0xFFFFFFFFu)
+    throw std::invalid_argument("coo_spmv: at least two rows, a nonzero per row, at most 2^32 - 1 nonzeros");
   const std::vector<std::uint32_t> row = sorted_segments(nonzeros, rows, seed);
   const std::uint32_t used_rows = row.back() + 1u;
   return std::make_unique<CooSpmvWorkload>(row, uniform_values(nonzeros, used_rows, seed + 1),

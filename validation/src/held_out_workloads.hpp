@@ -68,8 +68,8 @@ std::unique_ptr<Workload> make_label_area_workload(std::size_t pixels, std::uint
                                                    std::uint64_t seed);
 // n losses of 0 or 1 unit summed into one float; variants global_atomics, block_reduced, no_atomics.
 std::unique_ptr<Workload> make_loss_sum_workload(std::size_t n, std::uint64_t seed);
-// Round 7 (held_out_round7_workloads.cpp). A COO matrix of `nonzeros` sorted by row over `rows`
-// rows of random length, columns uniform, values 1..4 and x 1..2 whole units; variants
+// Round 7 (held_out_round7_workloads.cpp). A COO matrix of `nonzeros` sorted by row over up to
+// `rows` rows of random length (equal cut points merge), columns uniform, values 1..4 and x 1..2 whole units; variants
 // global_atomics, warp_segmented, no_atomics.
 std::unique_ptr<Workload> make_coo_spmv_workload(std::size_t nonzeros, std::uint32_t rows, std::uint64_t seed);
 // n uniform u32 keys scattered into kernels::kScatterBuckets buckets; variants global_atomics,
