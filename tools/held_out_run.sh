@@ -18,6 +18,10 @@ ATOMQ="$BUILD/bin/atomq"
 case "$STEP" in baselines|results) ;; *) echo "$usage" >&2; exit 2 ;; esac
 mkdir -p "$OUT"
 date -u +%Y-%m-%dT%H:%M:%SZ > "$OUT/date.txt"
+# The build's commit and the GPU, beside the runs (BUILD/commit.txt where a copied build carries it).
+if [ -f "$BUILD/commit.txt" ]; then cp "$BUILD/commit.txt" "$OUT/commit.txt"
+else git -C "$(dirname "$0")/.." rev-parse --short=12 HEAD > "$OUT/commit.txt" 2>/dev/null || echo unknown > "$OUT/commit.txt"; fi
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$OUT/nvidia-smi.csv" 2>&1 || true
 # Each case's name, then its baseline variants, from the one case table.
 list=$("$ATOMQ" validate --list)
 cases=${CASES:-$(echo "$list" | { grep -E "^[a-z0-9_]+: .*\[held-out ${ROUND:-round2}\]" || true; } | cut -d: -f1)}
