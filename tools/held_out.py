@@ -13,9 +13,10 @@ measurements, with the model's version on both sides.
   held_out.py check PREDICTIONS MODULE_DIR [--results RESULTS]
       The CPU check: the predictions are what their model version gives on their recordings (when
       this module is that version), and the results were measured by a build of the same version.
-  held_out.py score-all FOLDER
+  held_out.py score-all FOLDER [--reevaluate MODULE_DIR]
       Every round of FOLDER (tests/fixtures/held_out) with its results, scored as committed: one
-      line per round and one for the whole held-out set.
+      line per round and one for the whole held-out set; with --reevaluate, the rounds' baselines
+      predicted again by that module's model (a second figure, not a held-out one).
   held_out.py score PREDICTIONS RESULTS [--markdown FILE] [--json FILE]
       RESULTS: the `atomq validate` outputs with the fixes and ablations. Class against the
       ablation, the fix inside the interval of its what-if, median high/low, fix time error; beside
@@ -185,9 +186,11 @@ def summarize(rows):
     return summary
 
 
-def score_all(folder):
+def score_all(folder, module_dir=None):
     """Every committed round under FOLDER (ROUND/predictions.json with ROUND/results/), scored as
-    committed: per round and over the whole held-out set."""
+    committed: per round and over the whole held-out set. With MODULE_DIR, the rounds' baselines
+    are predicted again by that build's model (with each round's own table) and scored instead:
+    the second figure the protocol asks for once the model has changed after a round's results."""
     per_round, everything = [], []
     def round_order(path):  # round10 after round9
         name = os.path.basename(os.path.dirname(path))
@@ -202,6 +205,9 @@ def score_all(folder):
         doc = vs.load(committed)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("cases"), dict):
             fail(f"{committed}: not a {FORMAT} document with its cases")
+        if module_dir:
+            doc = predict_all(os.path.join(round_dir, doc["baselines"]), module_dir,
+                              os.path.join(round_dir, doc["table"]))
         rows, summary = score(doc, results)
         gpu = ", ".join(sorted({t.get("device", "-") for _, t, _, _ in runs_in(results)})) or "-"
         per_round.append((os.path.basename(round_dir), gpu, summary))
@@ -281,6 +287,8 @@ def main():
     s.add_argument("--json")
     sa = sub.add_parser("score-all", help="every committed round of FOLDER, per round and together")
     sa.add_argument("folder")
+    sa.add_argument("--reevaluate", metavar="MODULE_DIR",
+                    help="predict every round again with the atomq module in this folder (BUILD/python)")
     a = ap.parse_args()
     if a.command == "predict":
         own = os.path.join(a.baselines, "table.json")
@@ -299,7 +307,11 @@ def main():
     elif a.command == "check":
         check(a.predictions, a.module_dir, a.results)
     elif a.command == "score-all":
-        sys.stdout.write(markdown_all(*score_all(a.folder)))
+        per_round, total = score_all(a.folder, a.reevaluate)
+        if a.reevaluate:
+            import atomq  # noqa: E402 (imported by predict_all from MODULE_DIR)
+            sys.stdout.write(f"Re-evaluated by model version {atomq.model_version} (not the committed predictions).\n\n")
+        sys.stdout.write(markdown_all(per_round, total))
     else:
         doc = vs.load(a.predictions)
         rows, summary = score(doc, a.results)

@@ -121,4 +121,8 @@ for column in (2, 4):  # class, fix inside
     want = [sum(of(r[column])[k] for r in cells) for k in (0, 1)]
     assert list(of(total[column])) == want, (column, want, all_line)
 assert "no round" in tool_run("score-all", work, ok=False)
+# The second figure: the same rounds predicted again by this build's model, labelled as such.
+again = tool_run("score-all", os.path.join(repo, "tests", "fixtures", "held_out"), "--reevaluate", module_dir)
+assert f"Re-evaluated by model version {atomq.model_version}" in again, again
+assert len([l for l in again.splitlines() if l.startswith("| round") and not l.startswith("| round |")]) == len(measured)
 print(f"held-out protocol checks passed ({len(rounds)} committed rounds checked)")
