@@ -191,12 +191,7 @@ def score_all(folder, module_dir=None):
     committed: per round and over the whole held-out set. With MODULE_DIR, the rounds' baselines
     are predicted again by that build's model (with each round's own table) and scored instead:
     the second figure the protocol asks for once the model has changed after a round's results."""
-    per_round, everything = [], []
-    def round_order(path):  # round10 after round9
-        name = os.path.basename(os.path.dirname(path))
-        digits = "".join(ch for ch in name if ch.isdigit())
-        return (int(digits) if digits else -1, name)
-
+    per_round, everything, model_version = [], [], None
     for committed in sorted(glob.glob(os.path.join(folder, "*", "predictions.json")), key=round_order):
         round_dir = os.path.dirname(committed)
         results = os.path.join(round_dir, "results")
@@ -208,13 +203,21 @@ def score_all(folder, module_dir=None):
         if module_dir:
             doc = predict_all(os.path.join(round_dir, doc["baselines"]), module_dir,
                               os.path.join(round_dir, doc["table"]))
+            model_version = doc["model_version"]
         rows, summary = score(doc, results)
         gpu = ", ".join(sorted({t.get("device", "-") for _, t, _, _ in runs_in(results)})) or "-"
         per_round.append((os.path.basename(round_dir), gpu, summary))
         everything += rows
     if not per_round:
         fail(f"{folder}: no round with predictions.json and results/")
-    return per_round, summarize(everything)
+    return per_round, summarize(everything), model_version
+
+
+def round_order(path):
+    """Sort key of ROUND/predictions.json: round10 after round9."""
+    name = os.path.basename(os.path.dirname(path))
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else -1, name)
 
 
 def summary_cells(s):
@@ -307,10 +310,9 @@ def main():
     elif a.command == "check":
         check(a.predictions, a.module_dir, a.results)
     elif a.command == "score-all":
-        per_round, total = score_all(a.folder, a.reevaluate)
-        if a.reevaluate:
-            import atomq  # noqa: E402 (imported by predict_all from MODULE_DIR)
-            sys.stdout.write(f"Re-evaluated by model version {atomq.model_version} (not the committed predictions).\n\n")
+        per_round, total, model_version = score_all(a.folder, a.reevaluate)
+        if model_version:
+            sys.stdout.write(f"Re-evaluated by model version {model_version} (not the committed predictions).\n\n")
         sys.stdout.write(markdown_all(per_round, total))
     else:
         doc = vs.load(a.predictions)

@@ -239,6 +239,30 @@ def fmt_error(error):
     return "no finite median" if error == float("inf") else f"{100 * error:.1f}%"
 
 
+def summary_rows(path):
+    """(rows, device) of a summary written by --json, as they were judged."""
+    summary = load(path)
+    rows = summary.get("rows") if isinstance(summary, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and "case" in r for r in rows):
+        sys.exit(f"{path}: no 'rows' with a 'case' each (not a summary written by --json)")
+    return rows, summary.get("device", "-")
+
+
+def folder_rows(folder, reevaluator=None):
+    """(rows, device) of a validation_run.sh output folder: each case's timings and run document."""
+    rows, device = [], "-"
+    for tpath in sorted(glob.glob(os.path.join(folder, "*.timings.json"))):
+        timings = load(tpath)
+        if timings.get("format") != "atomq.validation_timings":
+            continue  # e.g. atomq hist --json beside the cases
+        device = timings.get("device", device)
+        rpath = tpath.replace(".timings.json", ".json")
+        run = load(rpath) if os.path.exists(rpath) else None
+        analyses = reevaluator.analyses(rpath, run) if reevaluator and run else None
+        rows += case_rows(timings, run, analyses)
+    return rows, device
+
+
 # The suite as it stood on 2026-12-02 (13 cases with a fix, the two threshold sweeps): the kernels
 # the model-core issue's goals count (docs/validation.md, "Live on the H200").
 FIRST_SUITE = ("degree_count", "csr_row_count", "hash_build_load50_uniform", "hash_build_load90_uniform",
@@ -265,23 +289,7 @@ def main():
     if a.reevaluate and os.path.isfile(a.out):
         sys.exit(f"{a.out}: --reevaluate needs the run documents (an output folder), not a summary")
     reevaluator = Reevaluator(a.reevaluate, a.table) if a.reevaluate else None
-    rows, device = [], "-"
-    if os.path.isfile(a.out):  # a summary written by --json: its rows, as they were judged
-        summary = load(a.out)
-        if "rows" not in summary:
-            sys.exit(f"{a.out}: no 'rows' (not a summary written by --json)")
-        rows, device = summary["rows"], summary.get("device", device)
-        if not isinstance(rows, list) or not all(isinstance(r, dict) and "case" in r for r in rows):
-            sys.exit(f"{a.out}: 'rows' is not a list of rows with a 'case' each")
-    for tpath in ([] if os.path.isfile(a.out) else sorted(glob.glob(os.path.join(a.out, "*.timings.json")))):
-        timings = load(tpath)
-        if timings.get("format") != "atomq.validation_timings":
-            continue  # e.g. atomq hist --json beside the cases
-        device = timings.get("device", device)
-        rpath = tpath.replace(".timings.json", ".json")
-        run = load(rpath) if os.path.exists(rpath) else None
-        analyses = reevaluator.analyses(rpath, run) if reevaluator and run else None
-        rows += case_rows(timings, run, analyses)
+    rows, device = summary_rows(a.out) if os.path.isfile(a.out) else folder_rows(a.out, reevaluator)
     if not rows:
         sys.exit(f"{a.out}: no atomq.validation_timings documents (or no rows) to summarize")
     if a.first_suite:
