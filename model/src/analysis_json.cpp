@@ -123,6 +123,7 @@ json to_json(const L2Queue& q) {
           {"cas_share", num(in.cas_share)},
           {"requests_per_instruction", num(in.requests_per_instruction)},
           {"sectors_per_request", num(in.sectors_per_request)},
+          {"sectors_per_instruction", num(in.sectors_per_instruction)},
           {"elapsed_cycles", num(in.elapsed_cycles)},
           {"elapsed_source", in.elapsed_source},
           {"observed_cycles_per_request", num(in.observed_cycles_per_request())},

@@ -262,6 +262,7 @@ L2Queue read_l2(const Reader& r, const json& o, const std::string& p) {
   in.cas_share = r.num(o, p, "cas_share");
   in.requests_per_instruction = r.opt(o, p, "requests_per_instruction");
   in.sectors_per_request = r.opt(o, p, "sectors_per_request");
+  in.sectors_per_instruction = r.opt(o, p, "sectors_per_instruction");
   in.elapsed_cycles = r.num(o, p, "elapsed_cycles");
   in.elapsed_source = r.str(o, p, "elapsed_source");
   q.busy_cycles = r.num(o, p, "busy_cycles");

@@ -90,6 +90,21 @@ bool elapsed_cycles(const KernelProfile& profile, double table_l2_clock_mhz, L2I
   return false;
 }
 
+// The distinct sectors of the global atomics per warp instruction: every global memory
+// instruction's distinct sectors (SASS-patched) less the loads' (the L1 counts a load's distinct
+// sectors) and the stores' (written through to the L2 a sector each). Below one per instruction
+// the difference is not the atomics' alone (local spills reach the L2 as writes): unknown.
+std::optional<double> atomic_sectors_per_instruction(const KernelProfile& profile,
+                                                     const std::optional<double>& instructions) {
+  const auto all = usable(profile, metric::kGlobalSectorsSass);
+  const auto loads = usable(profile, metric::kL1GlobalLoadSectors);
+  const auto stores = usable(profile, metric::kL2WriteSectors);
+  if (!all || !loads || !stores || !instructions || !(*instructions > 0)) return std::nullopt;
+  const double per_instruction = (*all - *loads - *stores) / *instructions;
+  if (!(per_instruction >= 1.0)) return std::nullopt;
+  return std::min(per_instruction, 32.0);
+}
+
 // Slices, share and concentration of the hottest slice, CAS share, requests per instruction.
 void derive_shape(const KernelProfile& profile, L2Inputs& in) {
   const auto elapsed_max = usable(profile, metric::kL2CyclesElapsedMax);
@@ -106,6 +121,7 @@ void derive_shape(const KernelProfile& profile, L2Inputs& in) {
     in.requests_per_instruction = in.requests / *in.warp_instructions;
   if (const auto sectors = sum(profile, metric::kL2AtomSectors, metric::kL2RedSectors); sectors && in.requests > 0)
     in.sectors_per_request = *sectors / in.requests;
+  in.sectors_per_instruction = atomic_sectors_per_instruction(profile, in.warp_instructions);
   if (const auto busy = usable(profile, metric::kL2AtomicBusyMax); busy && in.elapsed_cycles > 0)
     in.busy_fraction = *busy / in.elapsed_cycles;
   in.addresses = profile.global_atomic_addresses;

@@ -294,12 +294,32 @@ std::optional<WhatIf> privatize(const KernelAnalysis& a, const KernelProfile& p,
   return with_hot_words_only(best, a, p, m, r, t, addresses, blocks);
 }
 
-// (b) Warp aggregation: the lanes of an instruction on one word merge into one request. After it
+// (b) Warp aggregation, measured: the L2 takes a lane's own request for each lane of a word (the
+// lanes of one sector on different words go together), and a warp instruction touches the
+// atomics' distinct sectors. Merging the lanes of each word in the warp leaves about one request
+// per distinct sector: requests / (requests per instruction / sectors per instruction), on every
+// slice alike (docs/model.md, "Lanes per sector").
+std::optional<WhatIf> aggregate_lanes_per_sector(const KernelAnalysis& a, const TimeSplit& t) {
+  const L2Inputs& in = a.l2.inputs;
+  const double lanes = *in.requests_per_instruction / *in.sectors_per_instruction;
+  if (lanes < 1.5) return std::nullopt;  // about one request per sector already: nothing to merge
+  return predicted(t, WhatIfId::kAggregateInWarp,
+                   fmt::format("aggregate same-address lanes in the warp: {:.1f} requests per sector become one", lanes),
+                   in.requests / lanes, in.requests_hottest_slice / lanes, a.l2.service_cycles, 0,
+                   fmt::format("{:.3g} L2 requests per warp instruction on {:.3g} distinct sectors (the atomics' "
+                               "sectors: every global instruction's less the loads' and the stores'): requests / "
+                               "{:.3g}; the warp reduction's own cost left out",
+                               *in.requests_per_instruction, *in.sectors_per_instruction, lanes));
+}
+
+// (b') Warp aggregation from the hot words: the lanes of an instruction on one word merge into one request. After it
 // an instruction makes one lane's requests per word it touches: one word at most (its lanes all
 // on the busiest word), at least as many words as full warps need at that many lanes per word.
 std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t, const calibration::L2Section* section,
                                         const Rules& r) {
   const L2Inputs& in = a.l2.inputs;
+  if (r.uses(ModelTerm::kLanesPerSector) && in.sectors_per_instruction && in.requests_per_instruction)
+    return aggregate_lanes_per_sector(a, t);
   if (a.l2.basis != L2ServiceBasis::kHotAddress) return std::nullopt;
   const double lanes = lanes_per_hot_word(a.l2, section, r);  // 1 without requests per instruction
   if (lanes < 1.5) return std::nullopt;  // one lane per word already: nothing to merge
@@ -424,10 +444,18 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
     details.push_back("no warp aggregation proposed: every global atomic in the SASS is already issued by one "
                       "elected lane per warp (a vote and its population count, or a warp reduction, before a "
                       "predicated atomic)");
+  // The atomics' distinct sectors measure the lanes a warp merge folds: the hot-slice estimate of
+  // the same merge (aggregate_hot_lanes) gives way to it.
+  const bool lanes_measured = r.uses(ModelTerm::kLanesPerSector) && a.l2.inputs.sectors_per_instruction &&
+                              a.l2.inputs.requests_per_instruction;
+  if (lanes_measured && !loop && !merged)
+    details.push_back(fmt::format("lanes per sector measured: {:.3g} L2 requests per warp instruction on {:.3g} "
+                                  "distinct sectors",
+                                  *a.l2.inputs.requests_per_instruction, *a.l2.inputs.sectors_per_instruction));
   std::vector<std::optional<WhatIf>> candidates = {
       loop || merged ? std::nullopt : aggregate_in_warp(a, *t, m.l2_section(), r),
       privatized ? fewer_blocks(a, p, *t) : loop ? std::nullopt : privatize(a, p, m, r, *t, details),
-      privatized || loop || merged ? std::nullopt : aggregate_hot_lanes(a, p, *t),
+      privatized || loop || merged || lanes_measured ? std::nullopt : aggregate_hot_lanes(a, p, *t),
       spread_copies(a, r, *t, loop, m.cas_retry_law(), *l2_law_of(m.table().l2)),
       load_before_cas(a, p, r, *t, removable, probe_chain_with_loads(a, p, m.load_section(), r), details),
       lock_free(a, p, r, *t)};

@@ -25,7 +25,9 @@ TEST(MetricList, EveryMetricExistsOnGH100AndFitsFewPasses) {
   for (const auto& c : checks) EXPECT_TRUE(c.valid) << c.name;
   const an::MetricConfig config("GH100", an::atomq_metric_names());
   EXPECT_GE(config.passes(), 1u);
-  EXPECT_LE(config.passes(), 4u);
+  // 5 since the L1's global-load sectors joined (lanes per sector, docs/analyzer.md): every L1
+  // sector counter takes a pass of its own beside the rest.
+  EXPECT_LE(config.passes(), 5u);
   EXPECT_FALSE(config.config_image().empty());
 }
 

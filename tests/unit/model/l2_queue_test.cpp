@@ -587,6 +587,54 @@ TEST_F(L2Queue, RequestsPerInstructionBoundTheHotWordsOfAPrivatizeAndAWarpMerge)
   EXPECT_NE(one->basis.find("one address"), std::string::npos) << one->basis;
 }
 
+// Lanes per sector (docs/model.md): the atomics' distinct sectors per warp instruction, from
+// every global instruction's sectors less the loads' and the stores', price a warp merge on spread
+// traffic: 32 requests per instruction on 2 sectors merge to 2 (16x fewer), on 31 sectors to
+// nothing. Without the counters, or with the term off, the merge is priced as before.
+TEST_F(L2Queue, DistinctSectorsPriceAWarpMergeOnSpreadTraffic) {
+  auto scatter = [&](std::optional<double> sectors_per_instruction, const Rules& rules) {
+    L2Spec s;  // 96 slices, the hottest 20% above the mean, its unit 90% busy
+    s.red = 96e6;
+    s.red_hottest = 1.2e6;
+    s.elapsed_cycles = 1.3e6;
+    s.busy_fraction = 0.9;
+    s.warp_instructions = 3e6;
+    KernelProfile p = global_only("scatter", 1.3e6 * 1000.0 / kL2ClockMhz, s);
+    p.global_atomic_op = GlobalAtomicOp::kRedAddF32;
+    if (sectors_per_instruction) {
+      p.counters[metric::kL1GlobalLoadSectors] = 5e6;
+      p.counters[metric::kL2WriteSectors] = 1e6;
+      p.counters[metric::kGlobalSectorsSass] = 5e6 + 1e6 + *s.warp_instructions * *sectors_per_instruction;
+    }
+    return analyze(p, model, rules);
+  };
+  const KernelAnalysis two = scatter(2.0, default_rules());
+  ASSERT_TRUE(two.l2.evaluated);
+  ASSERT_TRUE(two.l2.inputs.sectors_per_instruction.has_value());
+  EXPECT_NEAR(*two.l2.inputs.sectors_per_instruction, 2.0, 1e-12);
+  const WhatIf* merge = what_if_with(two, WhatIfId::kAggregateInWarp);
+  ASSERT_NE(merge, nullptr) << "16 lanes per sector merge";
+  EXPECT_NEAR(merge->instructions, 96e6 / 16.0, 1.0) << "one request per distinct sector";
+  EXPECT_GT(merge->speedup, 1.5);
+  EXPECT_EQ(what_if_with(two, WhatIfId::kAggregateHotLanes), nullptr) << "the measured merge replaces the estimate";
+
+  const KernelAnalysis distinct = scatter(31.0, default_rules());
+  EXPECT_EQ(what_if_with(distinct, WhatIfId::kAggregateInWarp), nullptr) << "about a lane per sector";
+  EXPECT_EQ(what_if_with(distinct, WhatIfId::kAggregateHotLanes), nullptr);
+
+  // A difference under one sector per instruction (spilled stores among the writes) is unknown.
+  const KernelAnalysis spills = scatter(0.5, default_rules());
+  EXPECT_FALSE(spills.l2.inputs.sectors_per_instruction.has_value());
+  EXPECT_EQ(what_if_with(spills, WhatIfId::kAggregateInWarp), nullptr) << "spread: no merge without the measure";
+
+  Rules off = default_rules();
+  off.switch_off(ModelTerm::kLanesPerSector);
+  const KernelAnalysis old = scatter(2.0, off);
+  EXPECT_EQ(what_if_with(old, WhatIfId::kAggregateInWarp), nullptr);
+  EXPECT_NE(what_if_with(old, WhatIfId::kAggregateHotLanes), nullptr) << "the hot-slice estimate as before";
+  const KernelAnalysis unmeasured = scatter(std::nullopt, default_rules());
+  EXPECT_EQ(what_if_with(unmeasured, WhatIfId::kAggregateInWarp), nullptr);
+}
 
 }  // namespace
 }  // namespace atomq::model

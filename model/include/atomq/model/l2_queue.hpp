@@ -50,6 +50,9 @@ struct L2Inputs {
   std::optional<double> warp_instructions;          // ATOMG + REDG
   std::optional<double> requests_per_instruction;   // requests / warp instructions
   std::optional<double> sectors_per_request;        // atom + red sectors / requests (1 to 4)
+  // Distinct sectors a global atomic warp instruction touches ("Lanes per sector"): requests per
+  // instruction / this is the lanes a warp merge folds into one request.
+  std::optional<double> sectors_per_instruction;
   double elapsed_cycles = 0;          // L2 cycles of the kernel (lts__cycles_elapsed.max)
   std::string elapsed_source;
   std::optional<double> busy_fraction;  // lts__d_atomic_input_cycles_active.max / elapsed

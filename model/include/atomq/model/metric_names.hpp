@@ -62,6 +62,13 @@ inline constexpr const char* kL1GlobalAtomRequests = "l1tex__t_requests_pipe_lsu
 inline constexpr const char* kL1GlobalRedRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
 inline constexpr const char* kGlobalAtomInst = "smsp__sass_inst_executed_op_global_atom.sum";
 inline constexpr const char* kGlobalRedInst = "smsp__sass_inst_executed_op_global_red.sum";
+// Distinct 32-byte sectors each global memory warp instruction touched (SASS-patched, summed
+// over loads, stores and atomics), and the L1's load and store sectors, which are the same for
+// those instructions: the difference is the atomics' distinct sectors (docs/model.md, "Lanes per
+// sector"), where the L2's requests count one per lane.
+inline constexpr const char* kGlobalSectorsSass = "smsp__sass_sectors_mem_global.sum";
+inline constexpr const char* kL1GlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr const char* kL2WriteSectors = "lts__t_sectors_srcunit_tex_op_write.sum";
 // The other atomic paths (atomic_paths.hpp). Warp-level atomic requests to a cluster peer's
 // shared memory (DSMEM: generic ATOM/RED on its window, and REDAS), the cycles the SM's DSMEM
 // request path was busy (busiest SM; the DSMEM unit, dsmem_unit.hpp), the bytes TMA bulk

@@ -38,8 +38,9 @@ enum class ModelTerm {
   kSharedCasSpin,           // a shared CAS loop priced by the table's CAS-spin cells (off: the S table's rounds)
   kLaunchFloor,             // no what-if faster than an empty kernel of the grid (off: no such floor)
   kPrivatizeHotWordsOnly,   // privatizing's least change: only a hot slice's hot words fit shared memory
+  kLanesPerSector,          // a warp merge priced from the atomics' distinct sectors (off: hot words only)
 };
-constexpr std::array<EnumName<ModelTerm>, 19> enum_names(ModelTerm) {
+constexpr std::array<EnumName<ModelTerm>, 20> enum_names(ModelTerm) {
   return {{{ModelTerm::kQueueLengthFloor, "queue_length_floor"},
            {ModelTerm::kSharedCasRetryClass, "shared_cas_retry_class"},
            {ModelTerm::kUnitsInSequence, "units_in_sequence"},
@@ -58,7 +59,8 @@ constexpr std::array<EnumName<ModelTerm>, 19> enum_names(ModelTerm) {
            {ModelTerm::kMergePerLine, "merge_per_line"},
            {ModelTerm::kSharedCasSpin, "shared_cas_spin"},
            {ModelTerm::kLaunchFloor, "launch_floor"},
-           {ModelTerm::kPrivatizeHotWordsOnly, "privatize_hot_words_only"}}};
+           {ModelTerm::kPrivatizeHotWordsOnly, "privatize_hot_words_only"},
+           {ModelTerm::kLanesPerSector, "lanes_per_sector"}}};
 }
 
 struct Rules {
