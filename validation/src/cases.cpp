@@ -289,6 +289,29 @@ void add_held_out_round7(std::vector<CaseEntry>& e) {
                        [] { return make_visited_bitmap_workload(16'777'216, 1u << 22, 3.0, 7703); }, "round7"));
 }
 
+// Held-out round 8: written after the lanes-per-sector term (2026-12-07): a pixel histogram of a
+// smooth image (a warp's pixels on a few neighbouring bins; fix: the warp's pixels of one bin
+// merged) and of a noisy one (a warp's pixels on distinct bins; fix: the block's histogram in
+// shared memory). Predicted before anything of theirs is measured.
+void add_held_out_round8(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"smooth_pixel_hist", "a 32768-bin histogram of a smooth image's 15-bit intensities, one "
+                        "global atomicAdd per pixel",
+                        "16777216 pixels in rows of 4096, intensity (7x + 131y) / 16 plus a random 0 or 1, wrapped "
+                        "to 15 bits, seed 8801",
+                        held_out_variants("global_atomics", "one global atomicAdd per pixel", "warp_merged",
+                                          "a warp's pixels of one bin merged by __match_any_sync, one atomicAdd of "
+                                          "their number each", {W::kAggregateInWarp, W::kAggregateHotLanes},
+                                          "no_atomics", "the same reads, folded in registers")},
+                       [] { return make_smooth_pixel_hist_workload(16'777'216, 4096, 8801); }, "round8"));
+  e.push_back(held_out({"noisy_pixel_hist", "a 32768-bin histogram of uniform noise, one global atomicAdd per pixel",
+                        "16777216 uniform 15-bit values, seed 8802",
+                        held_out_variants("global_atomics", "one global atomicAdd per pixel", "block_private",
+                                          "the block's 32768 bins in shared memory (128 KB, 1024 threads), one "
+                                          "atomicAdd per used bin at the end", {W::kPrivatize}, "no_atomics",
+                                          "the same reads, folded in registers")},
+                       [] { return make_noisy_pixel_hist_workload(16'777'216, 8802); }, "round8"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -402,6 +425,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round5(e);
   add_held_out_round6(e);
   add_held_out_round7(e);
+  add_held_out_round8(e);
   return e;
 }
 

@@ -79,5 +79,10 @@ std::unique_ptr<Workload> make_bucket_scatter_workload(std::size_t n, std::uint6
 // variants global_atomics, warp_merged, no_atomics.
 std::unique_ptr<Workload> make_visited_bitmap_workload(std::size_t n, std::uint32_t vertices, double power,
                                                        std::uint64_t seed);
+// Round 8 (held_out_round8_workloads.cpp). 15-bit pixel histograms (kernels::kPixelBins bins): a
+// smooth image of `pixels` in rows of `width` ((7x + 131y) / 16 plus a random 0 or 1), and uniform
+// noise; variants global_atomics, warp_merged, block_private, no_atomics.
+std::unique_ptr<Workload> make_smooth_pixel_hist_workload(std::size_t pixels, std::uint32_t width, std::uint64_t seed);
+std::unique_ptr<Workload> make_noisy_pixel_hist_workload(std::size_t pixels, std::uint64_t seed);
 
 }  // namespace atomq::validation
