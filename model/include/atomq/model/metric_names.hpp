@@ -63,9 +63,9 @@ inline constexpr const char* kL1GlobalRedRequests = "l1tex__t_requests_pipe_lsu_
 inline constexpr const char* kGlobalAtomInst = "smsp__sass_inst_executed_op_global_atom.sum";
 inline constexpr const char* kGlobalRedInst = "smsp__sass_inst_executed_op_global_red.sum";
 // Distinct 32-byte sectors each global memory warp instruction touched (SASS-patched, summed
-// over loads, stores and atomics), and the L1's load and store sectors, which are the same for
-// those instructions: the difference is the atomics' distinct sectors (docs/model.md, "Lanes per
-// sector"), where the L2's requests count one per lane.
+// over loads, stores and atomics), the L1's load sectors and the L2's write sectors from the SMs,
+// which count the loads' and the stores' the same way: the difference is the atomics' distinct
+// sectors (docs/model.md, "Lanes per sector"), where the L2's requests count one per lane.
 inline constexpr const char* kGlobalSectorsSass = "smsp__sass_sectors_mem_global.sum";
 inline constexpr const char* kL1GlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 inline constexpr const char* kL2WriteSectors = "lts__t_sectors_srcunit_tex_op_write.sum";
