@@ -23,6 +23,7 @@ struct MetricsArgs {
   bool list = false;
   bool list_chips = false;
   std::string chip = "GH100";
+  bool sector_counters = false;  // the list with the sector counters (analyze --sector-counters)
 };
 
 #if ATOMQ_WITH_CUDA
@@ -39,14 +40,16 @@ std::string known_chip(const std::string& typed) {
   throw UsageError("--chip " + typed + ": not a chip CUPTI knows; see atomq metrics --list-chips");
 }
 
-int list_metrics(const std::string& typed_chip) {
+int list_metrics(const std::string& typed_chip, bool sector_counters) {
   const std::string chip = known_chip(typed_chip);
-  const auto names = analyzer::atomq_metric_names();
+  const auto names = analyzer::collector_metric_names(sector_counters);
+  std::vector<analyzer::MetricSpec> specs = analyzer::atomq_metrics();
+  if (sector_counters) specs.insert(specs.end(), analyzer::sector_metrics().begin(), analyzer::sector_metrics().end());
   const auto checks = analyzer::validate_metrics(chip, names);
   int invalid = 0;
   fmt::print("{:<58} {:<26} {:<9} {:<14} {}\n", "metric", "model input", "needed", "on " + chip, "meaning");
   for (size_t i = 0; i < checks.size(); ++i) {
-    const auto& spec = analyzer::atomq_metrics()[i];
+    const auto& spec = specs[i];
     fmt::print("{:<58} {:<26} {:<9} {:<14} {}\n", spec.name, spec.model_input,
                spec.required ? "required" : "optional", checks[i].valid ? "ok" : "NOT AVAILABLE", spec.meaning);
     invalid += checks[i].valid ? 0 : 1;
@@ -58,7 +61,7 @@ int list_metrics(const std::string& typed_chip) {
   const analyzer::MetricConfig config(chip, names);
   fmt::print("\n{} metrics, {} replay pass(es) per kernel on {}\n", names.size(), config.passes(), chip);
   fmt::print("export for offline analysis:\n  ncu --csv --print-units base --metrics {} ./app > app.csv\n",
-             analyzer::ncu_metrics_argument());
+             analyzer::ncu_metrics_argument(sector_counters));
   return kExitOk;
 }
 
@@ -67,7 +70,7 @@ int list_chips() {
   return kExitOk;
 }
 #elif ATOMQ_FORWARD_TO_GPU_BINARY
-int list_metrics(const std::string&) { return run_gpu_binary("`atomq metrics --list`"); }
+int list_metrics(const std::string&, bool) { return run_gpu_binary("`atomq metrics --list`"); }
 int list_chips() { return run_gpu_binary("`atomq metrics --list-chips`"); }
 #else
 int needs_cupti(const char* what) {
@@ -75,14 +78,14 @@ int needs_cupti(const char* what) {
              what);
   return kExitNoGpu;
 }
-int list_metrics(const std::string&) { return needs_cupti("--list"); }
+int list_metrics(const std::string&, bool) { return needs_cupti("--list"); }
 int list_chips() { return needs_cupti("--list-chips"); }
 #endif
 
 int run_metrics(const MetricsArgs& a) {
   if (a.list_chips) return list_chips();
-  if (a.list) return list_metrics(a.chip);
-  fmt::print("{}\n", analyzer::ncu_metrics_argument());
+  if (a.list) return list_metrics(a.chip, a.sector_counters);
+  fmt::print("{}\n", analyzer::ncu_metrics_argument(a.sector_counters));
   return kExitOk;
 }
 
@@ -93,6 +96,8 @@ void add_metrics_command(CLI::App& app, CommandRunner& selected) {
                                  run_metrics);
   sub->add_flag("--list", args->list, "table with the model input each feeds, checked on --chip, and the pass count");
   sub->add_flag("--list-chips", args->list_chips, "the chip names --chip takes (CUPTI's list)");
+  sub->add_flag("--sector-counters", args->sector_counters,
+                "with the sector counters `atomq analyze --sector-counters` adds (one more replay pass)");
   sub->add_option("--chip", args->chip, "CUPTI chip name to check against, any case (default GH100)");
 }
 

@@ -36,6 +36,7 @@ struct ValidateOptions {
   int device = 0;
   bool analyze = true;
   bool instructions = true;  // a per-instruction run for each variant whose kernel has a CAS loop
+  bool sector_counters = false;  // the profile also reads the sector counters (metric_list.hpp)
   std::string output;   // run document; default atomq-validate-CASE.json
   std::string timings;  // default atomq-validate-CASE.timings.json
   std::string table;
@@ -141,6 +142,12 @@ void add_instruction_counts(const ValidateOptions& o, const std::string& self,
 }
 
 // One more run of every variant, profiled in-process: one profile per variant, in order.
+analyzer::ProfilerOptions sector_options(bool sector_counters) {
+  analyzer::ProfilerOptions options;
+  options.sector_counters = sector_counters;
+  return options;
+}
+
 int analyze_variants(const ValidateOptions& o, va::CaseRunner& runner, const DeviceInfo& device,
                      const std::vector<VariantResult>& results) {
   run::RunInfo info;
@@ -148,7 +155,7 @@ int analyze_variants(const ValidateOptions& o, va::CaseRunner& runner, const Dev
       [&] {
         for (const VariantResult& r : results) runner.run(r.spec->name);
       },
-      {}, &info.launches);
+      sector_options(o.sector_counters), &info.launches);
   // Only the suite's kernels (a memset the runtime might run as a kernel is not a variant).
   profiles.erase(std::remove_if(profiles.begin(), profiles.end(),
                                 [](const model::KernelProfile& p) {
@@ -219,6 +226,8 @@ void add_validate_command(CLI::App& app, CommandRunner& selected) {
   sub->add_flag("!--no-analyze", opts->analyze, "time only: no in-process profile");
   sub->add_flag("!--no-instructions", opts->instructions,
                 "no per-instruction run for the variants whose kernel has a CAS loop (shared or global)");
+  sub->add_flag("--sector-counters", opts->sector_counters,
+                "also collect the global sector counters (atomq analyze --sector-counters; one more replay pass)");
   sub->add_option("-o,--output", opts->output, "run document (default atomq-validate-CASE.json)");
   sub->add_option("--timings", opts->timings, "timings JSON (default atomq-validate-CASE.timings.json)");
   sub->add_option("--table", opts->table, "service-time table (default: for the GPU's chip)");

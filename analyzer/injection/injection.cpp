@@ -96,6 +96,7 @@ ProfilerOptions profiler_options(const atomq::analyzer::CollectorOptions& collec
   if (!collector.nvtx_include.empty() || !collector.nvtx_exclude.empty())
     options.nvtx_filter.emplace(collector.nvtx_include, collector.nvtx_exclude);
   options.profile_from_start = collector.profile_from_start;
+  options.sector_counters = collector.sector_counters;
   if (!collector.gpu_gate.empty())
     options.before_first_profiled_launch = [gate = collector.gpu_gate] { wait_for_gate(gate); };
   return options;

@@ -453,7 +453,7 @@ struct KernelProfilingSession::State {
 KernelProfilingSession::KernelProfilingSession(ProfilerOptions options, ProfileSink sink)
     : state_(std::make_unique<State>()) {
   state_->options = std::move(options);
-  if (state_->options.metrics.empty()) state_->options.metrics = atomq_metric_names();
+  if (state_->options.metrics.empty()) state_->options.metrics = collector_metric_names(state_->options.sector_counters);
   state_->sink = std::move(sink);
 
   state_->subscriber = subscribe_to_launches(&State::callback, state_.get());

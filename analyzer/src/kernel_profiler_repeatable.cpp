@@ -17,7 +17,7 @@ std::vector<model::KernelProfile> profile_repeatable(const std::function<void()>
   if (api.ctx_get_current == nullptr || api.ctx_get_current(&ctx) != CUDA_SUCCESS || ctx == nullptr)
     throw std::runtime_error("profiling repeatable work needs a current CUDA context");
   if (api.ctx_synchronize == nullptr) throw std::runtime_error("the CUDA driver lacks cuCtxSynchronize");
-  const std::vector<std::string> metrics = options.metrics.empty() ? atomq_metric_names() : options.metrics;
+  const std::vector<std::string> metrics = options.metrics.empty() ? collector_metric_names(options.sector_counters) : options.metrics;
   auto config = detail::ContextProfiler::configure(ctx, metrics);
   const int most = 4 * static_cast<int>(config->passes()) + 4;
   detail::ContextProfiler profiler(ctx, config, detail::ReplayMode::kUserPerLaunch, std::max<size_t>(launches, 1));

@@ -36,9 +36,6 @@ const std::vector<MetricSpec>& atomq_metrics() {
       {m::kL1GlobalRedRequests, "global RED requests from the SMs to L2", "L2 queue: lane merge", false},
       {m::kGlobalAtomInst, "ATOMG warp instructions", "global atomic hot spot", false},
       {m::kGlobalRedInst, "REDG warp instructions", "global atomic hot spot", false},
-      {m::kGlobalSectorsSass, "distinct sectors of each global memory instruction, summed", "L2 queue: lanes per sector", false},
-      {m::kL1GlobalLoadSectors, "L1 sectors of global loads", "L2 queue: lanes per sector (the loads' part)", false},
-      {m::kL2WriteSectors, "L2 write sectors from the SMs (global stores)", "L2 queue: lanes per sector (the stores' part)", false},
       {m::kDsmemAtomRequests, "atomic requests to a cluster peer's shared memory (DSMEM)", "DSMEM path", false},
       {m::kDsmemRedAsyncRequests, "red.async requests to a cluster peer's shared memory", "DSMEM path", false},
       {m::kDsmemRequestBusyMax, "cycles the busiest SM's DSMEM request path was active", "DSMEM path", false},
@@ -53,17 +50,33 @@ const std::vector<MetricSpec>& atomq_metrics() {
   return list;
 }
 
+const std::vector<MetricSpec>& sector_metrics() {
+  static const std::vector<MetricSpec> list = {
+      {m::kGlobalSectorsSass, "distinct sectors of each global memory instruction, summed", "L2 queue: lanes per sector", false},
+      {m::kL1GlobalLoadSectors, "L1 sectors of global loads", "L2 queue: lanes per sector (the loads' part)", false},
+      {m::kL2WriteSectors, "L2 write sectors from the SMs (global stores)", "L2 queue: lanes per sector (the stores' part)", false},
+  };
+  return list;
+}
+
 std::vector<std::string> atomq_metric_names() {
   std::vector<std::string> names;
   for (const MetricSpec& spec : atomq_metrics()) names.push_back(spec.name);
   return names;
 }
 
-std::string ncu_metrics_argument() {
+std::vector<std::string> collector_metric_names(bool sector_counters) {
+  std::vector<std::string> names = atomq_metric_names();
+  if (sector_counters)
+    for (const MetricSpec& spec : sector_metrics()) names.push_back(spec.name);
+  return names;
+}
+
+std::string ncu_metrics_argument(bool sector_counters) {
   std::string arg;
-  for (const MetricSpec& spec : atomq_metrics()) {
+  for (const std::string& name : collector_metric_names(sector_counters)) {
     if (!arg.empty()) arg += ',';
-    arg += spec.name;
+    arg += name;
   }
   return arg;
 }

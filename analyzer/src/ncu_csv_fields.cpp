@@ -126,8 +126,7 @@ const char* dimension_name(Dimension d) {
 std::optional<Dimension> read_metric_dimension(const std::string& name) {
   static const std::map<std::string, Dimension> dims = [] {
     std::map<std::string, Dimension> m;
-    for (const MetricSpec& spec : atomq_metrics()) {
-      const std::string& n = spec.name;
+    for (const std::string& n : collector_metric_names(true)) {
       Dimension d = Dimension::kCount;
       if (n == model::metric::kDurationNs) d = Dimension::kTime;
       else if (n.find("cycles") != std::string::npos) d = Dimension::kCycles;

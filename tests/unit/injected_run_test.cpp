@@ -152,6 +152,20 @@ TEST(CollectorOptionsProtocol, PerInstructionFilterStopAndGateTravelThroughTheEn
   EXPECT_EQ(environment.count(env::kInstructionLaunches), 0u);
 }
 
+// The sector counters' request reaches the injected library, and its absence leaves no variable.
+TEST(CollectorOptionsProtocol, SectorCountersTravelThroughTheEnvironment) {
+  Environment environment;
+  const auto lookup = lookup_in(environment);
+  CollectorOptions options;
+  options.sector_counters = true;
+  write_collector_options(options, environment);
+  EXPECT_TRUE(read_collector_options(lookup).sector_counters);
+  options.sector_counters = false;
+  write_collector_options(options, environment);
+  EXPECT_EQ(environment.count(env::kSectorCounters), 0u);
+  EXPECT_FALSE(read_collector_options(lookup).sector_counters);
+}
+
 // NVTX range patterns travel one per line, names with spaces, commas and slashes intact.
 TEST(CollectorOptionsProtocol, NvtxPatternsTravelThroughTheEnvironment) {
   Environment environment;

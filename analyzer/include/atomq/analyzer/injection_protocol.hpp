@@ -39,6 +39,8 @@ inline constexpr const char* kNvtxInclude = "ATOMQ_NVTX_INCLUDE";
 inline constexpr const char* kNvtxExclude = "ATOMQ_NVTX_EXCLUDE";
 // 0: profile nothing until the program calls cudaProfilerStart (ncu's --profile-from-start off).
 inline constexpr const char* kProfileFromStart = "ATOMQ_PROFILE_FROM_START";
+// 1: the sector counters too (metric_list.hpp, sector_metrics).
+inline constexpr const char* kSectorCounters = "ATOMQ_SECTOR_COUNTERS";
 // atomq's pid: the process whose parent it is, the program atomq started, writes the profile
 // stream itself; every other process writes one beside it (atomq/analyzer/process_streams.hpp).
 inline constexpr const char* kParentPid = "ATOMQ_PARENT_PID";
@@ -82,6 +84,7 @@ struct CollectorOptions {
   std::vector<std::string> nvtx_include, nvtx_exclude;
   // false: only launches between cudaProfilerStart and cudaProfilerStop (cuProfilerStart/Stop).
   bool profile_from_start = true;
+  bool sector_counters = false;  // the sector counters too (one more replay pass on GH100)
 };
 
 // Patterns one per line, and back (a range name holds no line break).
@@ -139,6 +142,7 @@ inline void write_collector_options(const CollectorOptions& options, Environment
   set_or_erase(env::kNvtxInclude, joined_lines(options.nvtx_include));
   set_or_erase(env::kNvtxExclude, joined_lines(options.nvtx_exclude));
   set_or_erase(env::kProfileFromStart, options.profile_from_start ? "" : "0");
+  set_or_erase(env::kSectorCounters, options.sector_counters ? "1" : "");
 }
 
 // For the injected library: the options from the environment `lookup` reads (default: this
@@ -167,6 +171,7 @@ inline CollectorOptions read_collector_options(
   if (const char* include = lookup(env::kNvtxInclude); include && *include) options.nvtx_include = split_lines(include);
   if (const char* exclude = lookup(env::kNvtxExclude); exclude && *exclude) options.nvtx_exclude = split_lines(exclude);
   options.profile_from_start = number(env::kProfileFromStart, 1) != 0;
+  options.sector_counters = number(env::kSectorCounters, 0) == 1;
   return options;
 }
 

@@ -20,7 +20,8 @@ namespace atomq::analyzer {
 using run::SessionStats;
 
 struct ProfilerOptions {
-  std::vector<std::string> metrics;           // default: atomq_metric_names()
+  std::vector<std::string> metrics;           // default: collector_metric_names(sector_counters)
+  bool sector_counters = false;               // the default list with the sector counters (metric_list.hpp)
   std::optional<KernelFilter> kernel_filter;  // profile only matching kernels (kernel_filter.hpp)
   std::optional<NvtxFilter> nvtx_filter;      // and only launches inside these NVTX ranges (nvtx_filter.hpp)
   // false: nothing is profiled until the program calls cuProfilerStart / cudaProfilerStart, and

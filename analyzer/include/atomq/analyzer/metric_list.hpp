@@ -16,7 +16,13 @@ struct MetricSpec {
 
 const std::vector<MetricSpec>& atomq_metrics();
 std::vector<std::string> atomq_metric_names();
+// The counters of "Lanes per sector" (docs/model.md), collected only when asked
+// (`--sector-counters`): they cost GH100 a fifth replay pass, and every committed recording
+// holds the default list (tests/unit/recordings_current_test.cpp).
+const std::vector<MetricSpec>& sector_metrics();
+// The default list, with the sector counters after it when asked.
+std::vector<std::string> collector_metric_names(bool sector_counters);
 // "a,b,c": the argument of `ncu --metrics` that exports what `atomq analyze --ncu-csv` reads.
-std::string ncu_metrics_argument();
+std::string ncu_metrics_argument(bool sector_counters = false);
 
 }  // namespace atomq::analyzer
