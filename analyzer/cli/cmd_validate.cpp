@@ -141,13 +141,14 @@ void add_instruction_counts(const ValidateOptions& o, const std::string& self,
   }
 }
 
-// One more run of every variant, profiled in-process: one profile per variant, in order.
+// The in-process profile's options: the default counters, with the sector counters when asked.
 analyzer::ProfilerOptions sector_options(bool sector_counters) {
   analyzer::ProfilerOptions options;
   options.sector_counters = sector_counters;
   return options;
 }
 
+// One more run of every variant, profiled in-process: one profile per variant, in order.
 int analyze_variants(const ValidateOptions& o, va::CaseRunner& runner, const DeviceInfo& device,
                      const std::vector<VariantResult>& results) {
   run::RunInfo info;

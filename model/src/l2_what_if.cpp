@@ -312,9 +312,10 @@ std::optional<WhatIf> aggregate_lanes_per_sector(const KernelAnalysis& a, const 
                                *in.requests_per_instruction, *in.sectors_per_instruction, lanes));
 }
 
-// (b') Warp aggregation from the hot words: the lanes of an instruction on one word merge into one request. After it
-// an instruction makes one lane's requests per word it touches: one word at most (its lanes all
-// on the busiest word), at least as many words as full warps need at that many lanes per word.
+// (b') Warp aggregation from the hot words, without the measure: the lanes of an instruction on
+// one word merge into one request. After it an instruction makes one lane's requests per word it
+// touches: one word at most (its lanes all on the busiest word), at least as many words as full
+// warps need at that many lanes per word.
 std::optional<WhatIf> aggregate_in_warp(const KernelAnalysis& a, const TimeSplit& t, const calibration::L2Section* section,
                                         const Rules& r) {
   const L2Inputs& in = a.l2.inputs;
