@@ -42,9 +42,8 @@ std::string known_chip(const std::string& typed) {
 
 int list_metrics(const std::string& typed_chip, bool sector_counters) {
   const std::string chip = known_chip(typed_chip);
+  const auto specs = analyzer::collector_metrics(sector_counters);
   const auto names = analyzer::collector_metric_names(sector_counters);
-  std::vector<analyzer::MetricSpec> specs = analyzer::atomq_metrics();
-  if (sector_counters) specs.insert(specs.end(), analyzer::sector_metrics().begin(), analyzer::sector_metrics().end());
   const auto checks = analyzer::validate_metrics(chip, names);
   int invalid = 0;
   fmt::print("{:<58} {:<26} {:<9} {:<14} {}\n", "metric", "model input", "needed", "on " + chip, "meaning");

@@ -65,10 +65,15 @@ std::vector<std::string> atomq_metric_names() {
   return names;
 }
 
+std::vector<MetricSpec> collector_metrics(bool sector_counters) {
+  std::vector<MetricSpec> specs = atomq_metrics();
+  if (sector_counters) specs.insert(specs.end(), sector_metrics().begin(), sector_metrics().end());
+  return specs;
+}
+
 std::vector<std::string> collector_metric_names(bool sector_counters) {
-  std::vector<std::string> names = atomq_metric_names();
-  if (sector_counters)
-    for (const MetricSpec& spec : sector_metrics()) names.push_back(spec.name);
+  std::vector<std::string> names;
+  for (const MetricSpec& spec : collector_metrics(sector_counters)) names.push_back(spec.name);
   return names;
 }
 

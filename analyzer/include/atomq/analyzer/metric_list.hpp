@@ -21,6 +21,7 @@ std::vector<std::string> atomq_metric_names();
 // holds the default list (tests/unit/recordings_current_test.cpp).
 const std::vector<MetricSpec>& sector_metrics();
 // The default list, with the sector counters after it when asked.
+std::vector<MetricSpec> collector_metrics(bool sector_counters);
 std::vector<std::string> collector_metric_names(bool sector_counters);
 // "a,b,c": the argument of `ncu --metrics` that exports what `atomq analyze --ncu-csv` reads.
 std::string ncu_metrics_argument(bool sector_counters = false);
