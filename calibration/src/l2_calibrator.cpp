@@ -20,9 +20,9 @@ namespace {
 
 std::string cell_label(const mb::L2AtomicConfig& c) {
   if (c.hot_addresses > 0)
-    return fmt::format("L2 law {} H={} {} lanes={}{} w={}", enum_name(c.op), c.hot_addresses,
+    return fmt::format("L2 law {} H={} {} lanes={}{}{} w={}", enum_name(c.op), c.hot_addresses,
                        c.packed ? "packed" : "per-line", c.active_lanes, c.dependent ? " dependent" : "",
-                       c.warps_per_sm);
+                       c.lanes_per_word > 1 ? fmt::format(" {} per word", c.lanes_per_word) : "", c.warps_per_sm);
   return "L2 " + enum_name(c.op) + " " + enum_name(c.spread) + " w=" + std::to_string(c.warps_per_sm);
 }
 
@@ -74,6 +74,7 @@ L2Cell make_cell(const mb::L2AtomicConfig& config, const mb::L2AtomicLaunch& lau
   c.packed = config.packed;
   c.active_lanes = config.active_lanes;
   c.dependent = config.dependent;
+  c.lanes_per_word = config.lanes_per_word;
   // Outstanding requests the grid can hold: one per active lane of every warp (dependent chains).
   c.requests_in_flight = static_cast<double>(launch.threads / 32) * config.active_lanes;
   c.requests_per_instruction = r.requests / static_cast<double>(launch.warp_instructions);
@@ -172,6 +173,25 @@ std::vector<mb::L2AtomicConfig> law_configs(const L2SweepPlan& plan, GlobalAtomi
   return configs;
 }
 
+// The word-lane sweep's configurations of one op: all lanes at the most warps per SM, each
+// lanes_per_word neighbours on one word, the words one per line and packed.
+std::vector<mb::L2AtomicConfig> word_lane_configs(const L2SweepPlan& plan, GlobalAtomicOp op) {
+  std::vector<mb::L2AtomicConfig> configs;
+  if (plan.warps_per_sm.empty() || plan.word_lane_hot_addresses < 1 ||
+      std::find(plan.word_lane_ops.begin(), plan.word_lane_ops.end(), op) == plan.word_lane_ops.end())
+    return configs;
+  for (bool packed : {false, true})
+    for (int k : plan.lanes_per_word) {
+      mb::L2AtomicConfig cfg{op, packed ? AddressSpread::kOneLine : AddressSpread::kManyLines,
+                             plan.warps_per_sm.back(), mb::kL2AtomicUnroll};
+      cfg.hot_addresses = std::min(plan.word_lane_hot_addresses, mb::kL2MaxHotAddresses);
+      cfg.packed = packed;
+      cfg.lanes_per_word = k;
+      configs.push_back(cfg);
+    }
+  return configs;
+}
+
 }  // namespace
 
 L2Section run_l2_sweep(mb::L2AtomicStreamBench& bench, const L2SweepPlan& plan, int repeats,
@@ -191,10 +211,15 @@ L2Section run_l2_sweep(mb::L2AtomicStreamBench& bench, const L2SweepPlan& plan, 
     for (L2Cell& c : measure_cells(bench, configs, plan.target_launch_ms, repeats, probe, cell_done, clocks, slices))
       section.cells.push_back(c);
     const std::vector<mb::L2AtomicConfig> law = law_configs(plan, op);
-    if (law.empty()) continue;
-    for (L2Cell& c : measure_cells(bench, law, plan.target_launch_ms / 2, plan.law_repeats, probe, cell_done,
-                                   clocks, slices))
-      section.law_cells.push_back(c);
+    if (!law.empty())
+      for (L2Cell& c : measure_cells(bench, law, plan.target_launch_ms / 2, plan.law_repeats, probe, cell_done,
+                                     clocks, slices))
+        section.law_cells.push_back(c);
+    const std::vector<mb::L2AtomicConfig> word_lanes = word_lane_configs(plan, op);
+    if (!word_lanes.empty())
+      for (L2Cell& c : measure_cells(bench, word_lanes, plan.target_launch_ms / 2, plan.law_repeats, probe,
+                                     cell_done, clocks, slices))
+        section.word_lane_cells.push_back(c);
   }
   section.l2_clock_mhz = median(clocks);
   section.slices = static_cast<int>(std::lround(median(slices)));

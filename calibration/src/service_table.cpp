@@ -59,6 +59,19 @@ json l2_cell_json(const L2Cell& c) {
   return j;
 }
 
+// A law-sweep cell: the cell's fields and its pattern.
+json l2_law_cell_json(const L2Cell& c) {
+  json j = l2_cell_json(c);
+  j.update(json{{"hot_addresses", c.hot_addresses},
+                {"packed", c.packed},
+                {"active_lanes", c.active_lanes},
+                {"dependent", c.dependent},
+                {"duration_ns", c.duration_ns},
+                {"requests", c.requests},
+                {"requests_in_flight", c.requests_in_flight}});
+  return j;
+}
+
 // The L2 section; cell fields are named as in L2Cell (l2_section.hpp).
 json l2_section_json(const L2Section& l2) {
   json axes{{"warps_per_sm", l2.warps_per_sm}};
@@ -69,16 +82,12 @@ json l2_section_json(const L2Section& l2) {
   json cells = json::array();
   for (const L2Cell& c : l2.cells) cells.push_back(l2_cell_json(c));
   json law_cells = json::array();
-  for (const L2Cell& c : l2.law_cells) {
-    json j = l2_cell_json(c);
-    j.update(json{{"hot_addresses", c.hot_addresses},
-                  {"packed", c.packed},
-                  {"active_lanes", c.active_lanes},
-                  {"dependent", c.dependent},
-                  {"duration_ns", c.duration_ns},
-                  {"requests", c.requests},
-                  {"requests_in_flight", c.requests_in_flight}});
-    law_cells.push_back(std::move(j));
+  for (const L2Cell& c : l2.law_cells) law_cells.push_back(l2_law_cell_json(c));
+  json word_lane_cells = json::array();
+  for (const L2Cell& c : l2.word_lane_cells) {
+    json j = l2_law_cell_json(c);
+    j["lanes_per_word"] = c.lanes_per_word;
+    word_lane_cells.push_back(std::move(j));
   }
   json section{{"units", "L2 cycles per request at the hottest slice"},
               {"slices", l2.slices},
@@ -87,6 +96,7 @@ json l2_section_json(const L2Section& l2) {
               {"axes", axes},
               {"cells", cells}};
   if (!law_cells.empty()) section["law_cells"] = std::move(law_cells);  // tables before the law sweep have none
+  if (!word_lane_cells.empty()) section["word_lane_cells"] = std::move(word_lane_cells);
   if (!l2.cas_retry.empty()) {
     json points = json::array();
     for (const CasRetryPoint& c : l2.cas_retry)

@@ -315,13 +315,15 @@ bool boolean(const Fields& r, const json& j, const std::string& path, const char
   return v.get<bool>();
 }
 
-// The law sweep's cells; tables calibrated before it have none.
-std::vector<L2Cell> read_l2_law_cells(const Fields& r, const json& l2) {
+// The law sweep's cells (key law_cells) or the word-lane sweep's (word_lane_cells, which add
+// lanes_per_word); tables calibrated before a sweep have none of its cells.
+std::vector<L2Cell> read_l2_law_cells(const Fields& r, const json& l2, const char* key = "law_cells") {
   std::vector<L2Cell> cells;
-  if (!l2.contains("law_cells")) return cells;
-  const json& list = r.array(l2, "l2", "law_cells");
+  if (!l2.contains(key)) return cells;
+  const bool word_lanes = std::string(key) == "word_lane_cells";
+  const json& list = r.array(l2, "l2", key);
   for (size_t i = 0; i < list.size(); ++i) {
-    const std::string path = json_path("l2.law_cells", i);
+    const std::string path = json_path(std::string("l2.") + key, i);
     L2Cell c = read_l2_cell(r, list[i], path);
     c.hot_addresses = positive_int(r, list[i], path, "hot_addresses");
     c.packed = boolean(r, list[i], path, "packed");
@@ -330,6 +332,11 @@ std::vector<L2Cell> read_l2_law_cells(const Fields& r, const json& l2) {
     c.duration_ns = positive(r, list[i], path, "duration_ns");
     c.requests = positive(r, list[i], path, "requests");
     c.requests_in_flight = positive(r, list[i], path, "requests_in_flight");
+    if (word_lanes) {
+      c.lanes_per_word = static_cast<int>(r.integer(list[i], path, "lanes_per_word", 1, 32));
+      if (c.active_lanes % c.lanes_per_word != 0)
+        r.fail(path + ".lanes_per_word", "does not divide active_lanes");
+    }
     cells.push_back(c);
   }
   return cells;
@@ -374,6 +381,7 @@ L2Section read_l2_section(const Fields& r, const json& doc) {
   });
   s.cells = read_l2_cells(r, l2, s);
   s.law_cells = read_l2_law_cells(r, l2);
+  s.word_lane_cells = read_l2_law_cells(r, l2, "word_lane_cells");
   s.cas_retry = read_cas_retry_points(r, l2);
   return s;
 }

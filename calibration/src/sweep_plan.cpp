@@ -31,6 +31,14 @@ L2SweepPlan make_l2_sweep_plan(GridSize size, int max_warps_per_sm) {
   for (int w : {1, 2, 4, 8, 16, 32, 64})
     if (n_is_launchable(w, max_warps_per_sm)) l2.latency_warps.push_back(w);
   l2.latency_lanes = size == GridSize::kQuick ? std::vector<int>{1, 32} : std::vector<int>{1, 8, 32};
+  // A histogram's op, a scatter-add's and a returning add; as many words as the bench holds,
+  // so that the slices stay even (4096 packed words would sit on 128 lines).
+  l2.word_lane_ops = size == GridSize::kQuick
+                         ? std::vector<GlobalAtomicOp>{GlobalAtomicOp::kRedAddU32}
+                         : std::vector<GlobalAtomicOp>{GlobalAtomicOp::kRedAddU32, GlobalAtomicOp::kRedAddF32,
+                                                       GlobalAtomicOp::kAtomAddU32};
+  l2.lanes_per_word = size == GridSize::kQuick ? std::vector<int>{1, 8, 32} : std::vector<int>{1, 2, 4, 8, 16, 32};
+  l2.word_lane_hot_addresses = 1 << 16;  // the L2 bench's most (kL2MaxHotAddresses)
   return l2;
 }
 

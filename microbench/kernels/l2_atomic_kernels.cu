@@ -92,7 +92,8 @@ __global__ void __launch_bounds__(1024) l2_atomic_kernel(L2AtomicArgs args) {
   if (lane >= args.active_lanes) return;
   const long long index =
       args.hot_addresses > 0
-          ? l2_hot_word_index(thread >> 5, lane, args.active_lanes, args.hot_addresses, args.stride_words)
+          ? l2_hot_word_index(thread >> 5, lane, args.active_lanes, args.hot_addresses, args.stride_words,
+                              args.lanes_per_word)
           : l2_word_index(args.spread, thread, thread >> 5, lane, sizeof(Word));
   Word* const word = static_cast<Word*>(args.words) + index;
   unsigned int acc = 0u;

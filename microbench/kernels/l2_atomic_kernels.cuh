@@ -29,10 +29,13 @@ __host__ __device__ inline long long l2_word_index(int spread, long long thread,
 }
 
 // The law sweep's word index: the active lanes of the grid take `hot_addresses` words
-// round-robin, `stride_words` apart (1: packed into lines; a line's words: one per line).
+// round-robin, `stride_words` apart (1: packed into lines; a line's words: one per line), each
+// word by `lanes_per_word` neighbouring lanes of one warp (1: every lane its own word).
 __host__ __device__ inline long long l2_hot_word_index(long long warp, int lane, int active_lanes,
-                                                       int hot_addresses, int stride_words) {
-  return ((warp * active_lanes + lane) % hot_addresses) * stride_words;
+                                                       int hot_addresses, int stride_words,
+                                                       int lanes_per_word) {
+  const long long words_per_warp = active_lanes / lanes_per_word;
+  return ((warp * words_per_warp + lane / lanes_per_word) % hot_addresses) * stride_words;
 }
 
 struct L2AtomicArgs {
@@ -41,6 +44,7 @@ struct L2AtomicArgs {
   int hot_addresses;      // > 0: the law sweep's pattern (l2_hot_word_index) instead of spread
   int stride_words;       // of the law sweep's pattern
   int active_lanes;       // lanes of each warp that issue atomics
+  int lanes_per_word;     // of the law sweep's pattern: lanes of one warp on each word
   int dependent;          // nonzero: each atomic's address waits on the previous result
   int iterations;         // unrolled groups per thread
   unsigned int sentinel;  // never equal to the accumulated result: keeps ATOM results alive

@@ -114,6 +114,9 @@ L2AtomicLaunch L2AtomicStreamBench::run(const L2AtomicConfig& config) {
   args.hot_addresses = config.hot_addresses;
   args.stride_words = config.packed ? 1 : kernels::kL2LineBytes / word_bytes;
   args.active_lanes = config.active_lanes;
+  if (config.lanes_per_word < 1 || config.active_lanes % config.lanes_per_word != 0)
+    throw std::invalid_argument("lanes_per_word must divide active_lanes");
+  args.lanes_per_word = config.lanes_per_word;
   args.dependent = config.dependent ? 1 : 0;
   args.iterations = (config.atomics_per_thread + kL2AtomicUnroll - 1) / kL2AtomicUnroll;
   args.sentinel = 0xFFFFFFFFu;

@@ -266,6 +266,27 @@ TEST(ServiceTable, L2SectionRoundTrips) {
   }
 }
 
+TEST(ServiceTable, WordLaneCellsRoundTripApartFromTheLawCells) {
+  cal::ServiceTable t = atomq::test::make_small_table();
+  cal::L2Cell c = t.l2.cells.front();
+  c.hot_addresses = 65536;
+  c.packed = true;
+  c.duration_ns = 1e5;
+  c.requests = 1e7;
+  c.requests_in_flight = 270336;
+  c.lanes_per_word = 8;
+  t.l2.word_lane_cells.push_back(c);
+  const cal::ServiceTable back = cal::parse_service_table(cal::serialize_service_table(t), "mem");
+  ASSERT_EQ(back.l2.word_lane_cells.size(), 1u);
+  EXPECT_EQ(back.l2.word_lane_cells[0].lanes_per_word, 8);
+  EXPECT_EQ(back.l2.word_lane_cells[0].hot_addresses, 65536);
+  EXPECT_EQ(back.l2.law_cells.size(), t.l2.law_cells.size());
+  json j = json::parse(cal::serialize_service_table(t));
+  j["l2"]["word_lane_cells"][0]["lanes_per_word"] = 3;  // 32 lanes do not split into threes
+  EXPECT_NE(error_of(j.dump()).find("'l2.word_lane_cells[0].lanes_per_word': does not divide active_lanes"),
+            std::string::npos);
+}
+
 TEST(ServiceTable, L2LookupsFindTheCellAndTheSaturatedOne) {
   const cal::L2Section l2 = atomq::test::make_synthetic_l2_section();
   const cal::L2Cell* c = l2.find(atomq::GlobalAtomicOp::kRedAddF32, atomq::AddressSpread::kOneAddress, 4);

@@ -67,7 +67,11 @@ TEST(SweepPlan, L2GridCoversEveryOpAndSpreadUpToTheDevice) {
   // dependent chains of 2 ops over 7 warp counts and 3 lane counts (1, 8, 32 lanes each its own line).
   EXPECT_EQ(f.l2.hot_addresses.size(), 13u);
   EXPECT_EQ(f.l2.latency_lanes, (std::vector<int>{1, 8, 32}));
-  EXPECT_EQ(f.l2.cell_count(), f.l2.ops.size() * 4u * 4u + f.l2.ops.size() * 13u * 3u + 2u * 7u * 3u);
+  // Then the word-lane sweep: 3 ops x 6 lanes-per-word counts x 2 layouts over 65536 words.
+  EXPECT_EQ(f.l2.lanes_per_word, (std::vector<int>{1, 2, 4, 8, 16, 32}));
+  EXPECT_EQ(f.l2.word_lane_hot_addresses, 1 << 16);
+  EXPECT_EQ(f.l2.cell_count(),
+            f.l2.ops.size() * 4u * 4u + f.l2.ops.size() * 13u * 3u + 2u * 7u * 3u + 3u * 6u * 2u);
   const cal::SweepPlan q = cal::make_sweep_plan(cal::GridSize::kQuick, 64);
   EXPECT_EQ(q.l2.warps_per_sm, (std::vector<int>{8, 64}));
   EXPECT_LT(q.l2.target_launch_ms, f.l2.target_launch_ms);

@@ -35,6 +35,7 @@ struct L2Cell {
   bool packed = false;            // consecutive words (true) or one word per line
   int active_lanes = 32;          // lanes per warp issuing atomics
   bool dependent = false;         // one atomic in flight per thread
+  int lanes_per_word = 1;         // neighbouring lanes of a warp on each word (word-lane cells)
   double duration_ns = 0;         // median launch time under the counters
   double requests = 0;            // all slices' requests of one launch (median)
   double requests_in_flight = 0;  // the most the grid can have outstanding (dependent cells)
@@ -67,6 +68,10 @@ struct L2Section {
   std::vector<L2Cell> law_cells;
   // The CAS retry sweep; empty in tables calibrated before 2026-12-03 (afternoon).
   std::vector<CasRetryPoint> cas_retry;
+  // The word-lane sweep (docs/calibration.md): lanes of one warp instruction on each word over
+  // many lines, so no slice is hot; law-cell fields plus lanes_per_word. Kept apart from
+  // law_cells, which the law is fitted on. Empty in tables calibrated before 2026-12-07.
+  std::vector<L2Cell> word_lane_cells;
 
   const L2Cell* find(GlobalAtomicOp op, AddressSpread spread, int warps_per_sm) const;
   // The cell at the most warps per SM: the saturated service time of (op, spread).

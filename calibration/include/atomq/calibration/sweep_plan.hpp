@@ -27,10 +27,16 @@ struct L2SweepPlan {
   std::vector<int> latency_warps;
   std::vector<int> latency_lanes;
   int law_repeats = 3;
+  // The word-lane sweep: word_lane_ops at the most warps per SM, all lanes, lanes_per_word
+  // neighbouring lanes on each of word_lane_hot_addresses words, one word per line and packed.
+  std::vector<GlobalAtomicOp> word_lane_ops;
+  std::vector<int> lanes_per_word;
+  int word_lane_hot_addresses = 0;
 
   size_t cell_count() const {
     return ops.size() * spreads.size() * warps_per_sm.size() + ops.size() * hot_addresses.size() * 3 +
-           latency_ops.size() * latency_warps.size() * latency_lanes.size();
+           latency_ops.size() * latency_warps.size() * latency_lanes.size() +
+           word_lane_ops.size() * lanes_per_word.size() * 2;
   }
 };
 

@@ -26,6 +26,9 @@ struct L2AtomicConfig {
   int hot_addresses = 0;
   bool packed = false;
   int active_lanes = 32;   // lanes per warp that issue atomics (1: a hash probe's one lane)
+  // Neighbouring lanes of one warp on each hot word (divides active_lanes): a warp instruction
+  // then sends that many same-word updates, as a histogram of smooth data does.
+  int lanes_per_word = 1;
   bool dependent = false;  // ATOM ops: each atomic's address waits on the previous result
 };
 
