@@ -55,6 +55,10 @@ const std::vector<MetricSpec>& sector_metrics() {
       {m::kGlobalSectorsSass, "distinct sectors of each global memory instruction, summed", "L2 queue: lanes per sector", false},
       {m::kL1GlobalLoadSectors, "L1 sectors of global loads", "L2 queue: lanes per sector (the loads' part)", false},
       {m::kL2WriteSectors, "L2 write sectors from the SMs (global stores)", "L2 queue: lanes per sector (the stores' part)", false},
+      {m::kL1XbarRequestActive, "cycles an SM's L1 handed a request to the crossbar, summed", "L2 queue: request port", false},
+      {m::kL1XbarRequestStalled, "cycles an SM's L1 held a request the crossbar did not take, summed", "L2 queue: request port", false},
+      {m::kL1CyclesElapsedSum, "L1 cycles elapsed, summed over SMs", "L2 queue: request port (time base)", false},
+      {m::kL2RequestsFromSms, "L2 requests from the SMs, every kind", "L2 queue: request port (the atomics' share)", false},
   };
   return list;
 }

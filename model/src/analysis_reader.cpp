@@ -272,6 +272,9 @@ L2Queue read_l2(const Reader& r, const json& o, const std::string& p) {
   q.busy_cross_check = r.str(o, p, "busy_cross_check");
   q.request_utilization = r.num(o, p, "request_utilization");
   q.utilization_basis = r.enumerated<L2UtilizationBasis>(o, p, "utilization_basis");
+  q.port_utilization = r.opt(o, p, "port_utilization");
+  in.request_port_occupancy = r.opt(o, p, "request_port_occupancy");
+  in.atomic_request_share = r.opt(o, p, "atomic_request_share");
   q.law = read_law(r, r.obj(o, p, "law"), json_path(p, "law"));
   q.latency = read_latency(r, r.obj(o, p, "latency"), json_path(p, "latency"));
   q.bound_by_round_trips = r.flag(o, p, "bound_by_round_trips");

@@ -108,6 +108,18 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggrega
             "merging a few requests per address) loads L2. Use fewer, persistent blocks (grid = "
             "SMs x resident blocks) so each merges more samples, or merge hierarchically "
             "(thread block clusters with distributed shared memory)."};
+  if (q.utilization_basis == L2UtilizationBasis::kRequestPort)
+    return {kind_of_basis(q.basis),
+            fmt::format("The SMs' path to the L2 is held by the global atomics: their requests backed up at the "
+                        "L2's input {} of the time (the hottest slice's atomic unit at {})",
+                        u, percent(q.request_utilization)),
+            warp_aggregated
+                ? "Each request waits to enter the crossbar while the slices take the ones before it. Send "
+                  "fewer requests: privatize into shared memory per block and merge once."
+                : "Each request waits to enter the crossbar while the slices take the ones before it; lanes of "
+                  "one word travel as separate requests. Send fewer requests: merge the lanes of a word in the "
+                  "warp first (__match_any_sync, then one atomic per word), or privatize into shared memory "
+                  "per block and merge once."};
   switch (q.basis) {
     case L2ServiceBasis::kHotAddress:
       return {kind_of_basis(q.basis),

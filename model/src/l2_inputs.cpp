@@ -105,6 +105,18 @@ std::optional<double> atomic_sectors_per_instruction(const KernelProfile& profil
   return std::min(per_instruction, 32.0);
 }
 
+// The SMs' request port: (cycles handing a request to the crossbar + cycles holding one it did
+// not take) / elapsed, over all SMs; and the atomics' share of the L2 requests the SMs sent.
+void derive_request_port(const KernelProfile& profile, L2Inputs& in) {
+  const auto active = usable(profile, metric::kL1XbarRequestActive);
+  const auto stalled = usable(profile, metric::kL1XbarRequestStalled);
+  const auto elapsed = usable(profile, metric::kL1CyclesElapsedSum);
+  const auto from_sms = usable(profile, metric::kL2RequestsFromSms);
+  if (!active || !stalled || !elapsed || !from_sms || !(*elapsed > 0) || !(*from_sms > 0)) return;
+  in.request_port_occupancy = std::min(1.0, (*active + *stalled) / *elapsed);
+  in.atomic_request_share = std::min(1.0, in.requests / *from_sms);
+}
+
 // Slices, share and concentration of the hottest slice, CAS share, requests per instruction.
 void derive_shape(const KernelProfile& profile, L2Inputs& in) {
   const auto elapsed_max = usable(profile, metric::kL2CyclesElapsedMax);
@@ -122,6 +134,7 @@ void derive_shape(const KernelProfile& profile, L2Inputs& in) {
   if (const auto sectors = sum(profile, metric::kL2AtomSectors, metric::kL2RedSectors); sectors && in.requests > 0)
     in.sectors_per_request = *sectors / in.requests;
   in.sectors_per_instruction = atomic_sectors_per_instruction(profile, in.warp_instructions);
+  derive_request_port(profile, in);
   if (const auto busy = usable(profile, metric::kL2AtomicBusyMax); busy && in.elapsed_cycles > 0)
     in.busy_fraction = *busy / in.elapsed_cycles;
   in.addresses = profile.global_atomic_addresses;

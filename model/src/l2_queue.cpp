@@ -245,6 +245,36 @@ void apply_overstated_requests(L2Queue& q, const Rules& r) {
       percent(q.request_utilization), percent(*busy), percent(q.calibrated_busy_fraction));
 }
 
+// The SMs' request port (docs/model.md, "The request port"). Every global request leaves its SM
+// through the L1's port to the crossbar; when the L2 side does not take a request the port holds
+// it (its stalled cycles). The port's handing and holding time over the SMs' time, times the
+// atomics' share of the requests, is the time the atomics held the SMs' path to the L2. Where it
+// exceeds the slice's U the port binds: same-word lanes of an instruction travel as separate
+// requests, and on a few lines they back up at the L2's input while its atomic units read a third
+// busy (the word-lane sweep, docs/calibration.md). Each request then costs the port's time over
+// the requests, which the what-ifs scale with the requests they remove.
+void apply_request_port(L2Queue& q, const Rules& r) {
+  const L2Inputs& in = q.inputs;
+  if (!r.uses(ModelTerm::kRequestPort) || !in.request_port_occupancy || !in.atomic_request_share ||
+      in.requests_hottest_slice <= 0 || in.elapsed_cycles <= 0)
+    return;
+  const double port = *in.request_port_occupancy * *in.atomic_request_share;
+  q.port_utilization = port;
+  if (port <= q.utilization) return;
+  const double slice = q.utilization;
+  q.utilization = port;
+  q.busy_cycles = port * in.elapsed_cycles;
+  q.service_cycles = q.busy_cycles / in.requests_hottest_slice;
+  q.utilization_basis = L2UtilizationBasis::kRequestPort;
+  q.basis_text += fmt::format(
+      "; the SMs' request port to the L2 was handing or holding requests {} of their time and the atomics "
+      "sent {} of those requests: they held the path to the L2 {} of the time, more than the slice's {}, so U "
+      "is that and a request costs {:.2f} L2 cycles of the hottest slice's count (the port's time over its "
+      "requests)",
+      percent(*in.request_port_occupancy), percent(*in.atomic_request_share), percent(port), percent(slice),
+      q.service_cycles);
+}
+
 // The law's S and U for the queue's op at the kernel's sectors per request and the hot-line
 // chains its hottest share means (docs/model.md, "The L2 law").
 L2LawEvaluation evaluate_law(const L2Queue& q, const L2Section& s) {
@@ -334,6 +364,7 @@ void evaluate(L2Queue& q, const KernelProfile& profile, const L2Section& s, cons
   cross_check_busy(q, *choice.cell, r);
   apply_serialization(q, *choice.cell, one_address, r);
   apply_overstated_requests(q, r);
+  apply_request_port(q, r);
   if (in.duration_ns)
     q.atomic_bound_time_ns = *in.duration_ns * q.utilization;
   else if (s.l2_clock_mhz > 0)

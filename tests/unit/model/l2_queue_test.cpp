@@ -636,5 +636,59 @@ TEST_F(L2Queue, DistinctSectorsPriceAWarpMergeOnSpreadTraffic) {
   EXPECT_EQ(what_if_with(unmeasured, WhatIfId::kAggregateInWarp), nullptr);
 }
 
+// The request port (docs/model.md): a smooth image's 32768-bin histogram (held-out round 8,
+// H100, ncu): 4.2 M RED requests, 8 per instruction on 2.73 distinct sectors, the hottest slice's
+// requests x S a third of the time, while the SMs' L1 handed or held requests for the crossbar 80%
+// of their time, 89% of them atomics. The port binds: U 71%, basis request_port, and the warp
+// merge scales the port's time with the requests. Without the port counters, or with the term
+// off, the slice alone: not bound.
+TEST_F(L2Queue, RequestPortHeldByTheAtomicsBindsWhereTheSliceDoesNot) {
+  auto smooth = [&](bool port_counters, const Rules& rules) {
+    L2Spec s;
+    s.red = 4.2e6;
+    s.red_hottest = 71239;
+    s.elapsed_cycles = 222322;
+    s.busy_fraction = 0.36;
+    s.warp_instructions = 524288;
+    s.sectors_per_request = 1.7;
+    KernelProfile p = global_only("smooth_pixel_hist", 222322 * 1000.0 / kL2ClockMhz, s);
+    p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+    p.counters[metric::kL1GlobalLoadSectors] = 2097152;
+    p.counters[metric::kL2WriteSectors] = 0;
+    p.counters[metric::kGlobalSectorsSass] = 2097152 + 524288 * 2.73;
+    if (port_counters) {
+      p.counters[metric::kL1XbarRequestActive] = 5.85e4 * 132;
+      p.counters[metric::kL1XbarRequestStalled] = 1.50e5 * 132;
+      p.counters[metric::kL1CyclesElapsedSum] = 2.617e5 * 132;
+      p.counters[metric::kL2RequestsFromSms] = 4.2e6 + 524288;
+    }
+    return analyze(p, model, rules);
+  };
+  const KernelAnalysis bound = smooth(true, default_rules());
+  ASSERT_TRUE(bound.l2.evaluated);
+  ASSERT_TRUE(bound.l2.port_utilization.has_value());
+  EXPECT_NEAR(*bound.l2.port_utilization, (5.85e4 + 1.5e5) / 2.617e5 * 4.2e6 / (4.2e6 + 524288), 1e-9);
+  EXPECT_EQ(bound.l2.utilization_basis, L2UtilizationBasis::kRequestPort);
+  EXPECT_NEAR(bound.l2.utilization, *bound.l2.port_utilization, 1e-12);
+  EXPECT_LT(bound.l2.request_utilization, 0.7) << "the slice alone is not bound";
+  EXPECT_EQ(bound.l2.utilization_class, UtilizationClass::kPotential);
+  EXPECT_EQ(bound.binding_unit, BindingUnit::kL2AtomicUnit);
+  const WhatIf* merge = what_if_with(bound, WhatIfId::kAggregateInWarp);
+  ASSERT_NE(merge, nullptr);
+  // The port's time (71% of the kernel) over 2.93 lanes per sector, after the rest (29%).
+  const double lanes = (4.2e6 / 524288) / 2.73;
+  EXPECT_NEAR(merge->speedup, 1.0 / (1.0 - *bound.l2.port_utilization + *bound.l2.port_utilization / lanes), 0.02);
+
+  const KernelAnalysis unmeasured = smooth(false, default_rules());
+  EXPECT_FALSE(unmeasured.l2.port_utilization.has_value());
+  EXPECT_EQ(unmeasured.l2.utilization_basis, L2UtilizationBasis::kRequests);
+  EXPECT_EQ(unmeasured.binding_unit, BindingUnit::kNone);
+  Rules off = default_rules();
+  off.switch_off(ModelTerm::kRequestPort);
+  const KernelAnalysis old = smooth(true, off);
+  EXPECT_EQ(old.binding_unit, BindingUnit::kNone);
+  EXPECT_NEAR(old.l2.utilization, unmeasured.l2.utilization, 1e-12);
+}
+
 }  // namespace
 }  // namespace atomq::model

@@ -30,12 +30,14 @@ constexpr std::array<EnumName<L2ServiceBasis>, 3> enum_names(L2ServiceBasis) {
            {L2ServiceBasis::kSpread, "spread"}}};
 }
 
-// Where the hottest slice's U comes from: requests x S, or (same-address serialization) the
-// busy counter over the calibrated cell's busy share.
-enum class L2UtilizationBasis { kRequests, kBusyCounter };
+// Where the L2 path's U comes from: requests x S, (same-address serialization) the busy counter
+// over the calibrated cell's busy share, or the SMs' request port held by the atomics.
+enum class L2UtilizationBasis { kRequests, kBusyCounter, kRequestPort };
 
-constexpr std::array<EnumName<L2UtilizationBasis>, 2> enum_names(L2UtilizationBasis) {
-  return {{{L2UtilizationBasis::kRequests, "requests"}, {L2UtilizationBasis::kBusyCounter, "busy_counter"}}};
+constexpr std::array<EnumName<L2UtilizationBasis>, 3> enum_names(L2UtilizationBasis) {
+  return {{{L2UtilizationBasis::kRequests, "requests"},
+           {L2UtilizationBasis::kBusyCounter, "busy_counter"},
+           {L2UtilizationBasis::kRequestPort, "request_port"}}};
 }
 
 // The L2 counters of one kernel, as the queue reads them.
@@ -53,6 +55,11 @@ struct L2Inputs {
   // Distinct sectors a global atomic warp instruction touches ("Lanes per sector"): requests per
   // instruction / this is the lanes a warp merge folds into one request.
   std::optional<double> sectors_per_instruction;
+  // The request port ("The request port"): the share of the SMs' time their L1 was handing
+  // requests to the crossbar or held one it did not take, and the atomics' share of the L2
+  // requests the SMs sent; unknown without the counters collected on request.
+  std::optional<double> request_port_occupancy;
+  std::optional<double> atomic_request_share;
   double elapsed_cycles = 0;          // L2 cycles of the kernel (lts__cycles_elapsed.max)
   std::string elapsed_source;
   std::optional<double> busy_fraction;  // lts__d_atomic_input_cycles_active.max / elapsed
@@ -127,6 +134,10 @@ struct L2Queue {
   double addresses_of_spread = 0;     // distinct words of the calibrated cell used
   double utilization = 0;             // hottest slice: requests x S / elapsed (or serialization)
   double request_utilization = 0;     // requests x S / elapsed
+  // The SMs' request port held by the atomics (port occupancy x the atomics' share of the
+  // requests); where it exceeds the slice's U it is U (basis request_port). Unknown without the
+  // counters collected on request.
+  std::optional<double> port_utilization;
   L2UtilizationBasis utilization_basis = L2UtilizationBasis::kRequests;
   double busy_cycles = 0;             // requests at the hottest slice x S
   std::optional<double> atomic_bound_time_ns;

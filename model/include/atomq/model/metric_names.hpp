@@ -69,6 +69,13 @@ inline constexpr const char* kGlobalRedInst = "smsp__sass_inst_executed_op_globa
 inline constexpr const char* kGlobalSectorsSass = "smsp__sass_sectors_mem_global.sum";
 inline constexpr const char* kL1GlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 inline constexpr const char* kL2WriteSectors = "lts__t_sectors_srcunit_tex_op_write.sum";
+// The SMs' request path to the L2 (docs/model.md, "The request port"): cycles the L1 handed a
+// request to the crossbar, cycles it held one the crossbar did not take (back-pressure from the
+// L2 side), the L1's elapsed cycles (all summed over SMs), and every L2 request the SMs sent.
+inline constexpr const char* kL1XbarRequestActive = "l1tex__m_l1tex2xbar_req_cycles_active.sum";
+inline constexpr const char* kL1XbarRequestStalled = "l1tex__m_l1tex2xbar_req_cycles_stalled.sum";
+inline constexpr const char* kL1CyclesElapsedSum = "l1tex__cycles_elapsed.sum";
+inline constexpr const char* kL2RequestsFromSms = "lts__t_requests_srcunit_tex.sum";
 // The other atomic paths (atomic_paths.hpp). Warp-level atomic requests to a cluster peer's
 // shared memory (DSMEM: generic ATOM/RED on its window, and REDAS), the cycles the SM's DSMEM
 // request path was busy (busiest SM; the DSMEM unit, dsmem_unit.hpp), the bytes TMA bulk

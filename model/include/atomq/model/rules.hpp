@@ -39,8 +39,9 @@ enum class ModelTerm {
   kLaunchFloor,             // no what-if faster than an empty kernel of the grid (off: no such floor)
   kPrivatizeHotWordsOnly,   // privatizing's least change: only a hot slice's hot words fit shared memory
   kLanesPerSector,          // a warp merge priced from the atomics' distinct sectors (off: hot words only)
+  kRequestPort,             // the SMs' request port held by the atomics binds (off: the slice alone)
 };
-constexpr std::array<EnumName<ModelTerm>, 20> enum_names(ModelTerm) {
+constexpr std::array<EnumName<ModelTerm>, 21> enum_names(ModelTerm) {
   return {{{ModelTerm::kQueueLengthFloor, "queue_length_floor"},
            {ModelTerm::kSharedCasRetryClass, "shared_cas_retry_class"},
            {ModelTerm::kUnitsInSequence, "units_in_sequence"},
@@ -60,7 +61,8 @@ constexpr std::array<EnumName<ModelTerm>, 20> enum_names(ModelTerm) {
            {ModelTerm::kSharedCasSpin, "shared_cas_spin"},
            {ModelTerm::kLaunchFloor, "launch_floor"},
            {ModelTerm::kPrivatizeHotWordsOnly, "privatize_hot_words_only"},
-           {ModelTerm::kLanesPerSector, "lanes_per_sector"}}};
+           {ModelTerm::kLanesPerSector, "lanes_per_sector"},
+           {ModelTerm::kRequestPort, "request_port"}}};
 }
 
 struct Rules {
