@@ -20,7 +20,7 @@ NEEDED = ("smsp__sass_sectors_mem_global.sum", "l1tex__t_sectors_pipe_lsu_mem_gl
           "smsp__sass_inst_executed_op_global_atom.sum", "gpu__time_duration.sum")
 
 
-def first_kernel(path):
+def first_kernel(path, needed=NEEDED):
     rows = [r for r in csv.reader(path.open()) if len(r) > 10]
     if not rows or "Metric Name" not in rows[0]:
         raise ValueError(f"{path}: no ncu CSV table (header with 'Metric Name')")
@@ -35,7 +35,7 @@ def first_kernel(path):
     if not launches:
         raise ValueError(f"{path}: no kernel launch besides the stream hold")
     metrics = launches[min(launches)]
-    missing = [m for m in NEEDED if m not in metrics]
+    missing = [m for m in needed if m not in metrics]
     if missing:
         raise ValueError(f"{path}: metric {missing[0]} not in the CSV")
     return metrics
