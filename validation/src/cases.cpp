@@ -312,6 +312,32 @@ void add_held_out_round8(std::vector<CaseEntry>& e) {
                        [] { return make_noisy_pixel_hist_workload(16'777'216, 8802); }, "round8"));
 }
 
+// Held-out round 9: two reductions over sorted ids, a warp's 32 adjacent elements on a few
+// neighbouring words: the counts of a sorted key array (u32) and the charge deposition of particles
+// sorted by cell (float); each fix merges a warp's elements of one id. Predicted before anything of
+// theirs is measured.
+void add_held_out_round9(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"sorted_key_count", "counts of a sorted key array (CSR row offsets from sorted COO rows), one "
+                        "global atomicAdd per key",
+                        "16777216 sorted keys from 0, each next key one higher with probability 1/6 (runs of mean 6, "
+                        "about 2.8M keys), seed 9901",
+                        held_out_variants("global_atomics", "one global atomicAdd per key", "warp_merged",
+                                          "a warp's equal keys merged by __match_any_sync, one atomicAdd of their "
+                                          "number each", {W::kAggregateInWarp, W::kAggregateHotLanes}, "no_atomics",
+                                          "the same reads, folded in registers")},
+                       [] { return make_sorted_key_count_workload(16'777'216, 6, 9901); }, "round9"));
+  e.push_back(held_out({"sorted_particle_deposit", "particle-in-cell charge deposition of particles sorted by cell, "
+                        "one global float atomicAdd per particle",
+                        "16777216 particles on sorted cells from 0, each next cell one higher with probability 0.2 "
+                        "(about 3.4M cells), charges uniform in [0.5, 1.5), seed 9902",
+                        held_out_variants("global_atomics", "one global float atomicAdd per particle", "warp_merged",
+                                          "a warp's particles of one cell merged by __match_any_sync, their charges "
+                                          "summed in lane order by shuffles, one atomicAdd each",
+                                          {W::kAggregateInWarp, W::kAggregateHotLanes}, "no_atomics",
+                                          "the same reads, folded in registers")},
+                       [] { return make_sorted_particle_deposit_workload(16'777'216, 5, 9902); }, "round9"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -426,6 +452,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round6(e);
   add_held_out_round7(e);
   add_held_out_round8(e);
+  add_held_out_round9(e);
   return e;
 }
 

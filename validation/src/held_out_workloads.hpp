@@ -84,5 +84,12 @@ std::unique_ptr<Workload> make_visited_bitmap_workload(std::size_t n, std::uint3
 // noise; variants global_atomics, warp_merged, block_private, no_atomics.
 std::unique_ptr<Workload> make_smooth_pixel_hist_workload(std::size_t pixels, std::uint32_t width, std::uint64_t seed);
 std::unique_ptr<Workload> make_noisy_pixel_hist_workload(std::size_t pixels, std::uint64_t seed);
+// Round 9 (held_out_round9_workloads.cpp). n sorted keys from 0, each next key one higher with
+// probability 1 / mean_run, counted per key; variants global_atomics, warp_merged, no_atomics.
+std::unique_ptr<Workload> make_sorted_key_count_workload(std::size_t n, std::uint32_t mean_run, std::uint64_t seed);
+// `particles` sorted cells drawn as those keys, charges uniform in [0.5, 1.5) summed per cell (float
+// adds); variants global_atomics, warp_merged, no_atomics.
+std::unique_ptr<Workload> make_sorted_particle_deposit_workload(std::size_t particles, std::uint32_t mean_run,
+                                                                std::uint64_t seed);
 
 }  // namespace atomq::validation
