@@ -36,11 +36,12 @@ def load(path):
 class Reevaluator:
     """The current model, through the atomq Python module: analyses of a run document's profiles."""
 
-    def __init__(self, module_dir, table_path):
+    def __init__(self, module_dir, table_path, terms_off=()):
         sys.path.insert(0, os.path.abspath(module_dir))
         import atomq  # noqa: E402 (the module of the build named on the command line)
         self.atomq = atomq
         self.table = atomq.load_table(os.path.abspath(table_path))
+        self.rules = {"terms_off": list(terms_off)} if terms_off else None
 
     def analyses(self, run_path, run):
         profiles = self.atomq.read_profiles(run_path)
@@ -50,7 +51,7 @@ class Reevaluator:
         for p, k in zip(profiles, run["kernels"]):
             if p.kernel_name != k["profile"]["kernel"]["name"]:
                 raise SystemExit(f"{run_path}: profile order differs ({p.kernel_name})")
-            out.append(self.atomq.analyze(p, self.table))
+            out.append(self.atomq.analyze(p, self.table, self.rules))
         return out
 
 
@@ -283,19 +284,25 @@ def main():
     ap.add_argument("--reevaluate", metavar="MODULE_DIR",
                     help="evaluate the recorded profiles again with the atomq Python module in this folder (BUILD/python)")
     ap.add_argument("--table", default=BUNDLED_TABLE, help="service-time table for --reevaluate")
+    ap.add_argument("--terms-off", default="", metavar="TERM[,TERM]",
+                    help="with --reevaluate: the model without these terms (rules.hpp, ModelTerm names)")
     a = ap.parse_args()
+    if a.terms_off and not a.reevaluate:
+        sys.exit("--terms-off needs --reevaluate")
     if not os.path.exists(a.out):
         sys.exit(f"{a.out}: no such folder or summary file")
     if a.reevaluate and os.path.isfile(a.out):
         sys.exit(f"{a.out}: --reevaluate needs the run documents (an output folder), not a summary")
-    reevaluator = Reevaluator(a.reevaluate, a.table) if a.reevaluate else None
+    terms_off = [t for t in a.terms_off.split(",") if t]
+    reevaluator = Reevaluator(a.reevaluate, a.table, terms_off) if a.reevaluate else None
     rows, device = summary_rows(a.out) if os.path.isfile(a.out) else folder_rows(a.out, reevaluator)
     if not rows:
         sys.exit(f"{a.out}: no atomq.validation_timings documents (or no rows) to summarize")
     if a.first_suite:
         rows = [r for r in rows if r["case"] in FIRST_SUITE]
     stats, text = summary_lines(rows)
-    source = (f"analyses: re-evaluated with the current model (atomq module in {a.reevaluate}, table {os.path.relpath(a.table)})"
+    without = f", without {', '.join(terms_off)}" if terms_off else ""
+    source = (f"analyses: re-evaluated with the current model{without} (atomq module in {a.reevaluate}, table {os.path.relpath(a.table)})"
               if reevaluator else "analyses: as stored in the run documents")
     md = markdown(rows, device) + "\n" + source + "\n\n" + text
     if a.markdown:
