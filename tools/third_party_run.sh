@@ -3,7 +3,8 @@
 # PyTorch operators (validation/third_party/torch_ops.py: each with another call computing the
 # same result) and CUB's DeviceHistogram (BUILD/bin/cub_histogram), on a GPU machine.
 #   tools/third_party_run.sh BUILD OUT
-# THIRD_PARTY_CASES="NAME ... [cub]" runs only those cases (cub: the CUB inputs).
+# THIRD_PARTY_CASES="NAME ... [cub]" runs only those cases (cub: the CUB inputs); ANALYZE_ARGS adds
+# options to each `atomq analyze` (e.g. --sector-counters).
 # Writes OUT/CASE-ROLE.json (atomq analyze, the role's kernels only), OUT/CASE.timings.json
 # (both roles, CUDA events, median of 11 runs), OUT/cub-INPUT.json and .timings.json, and logs.
 set -u
@@ -23,7 +24,8 @@ f16_index_add_rows indexFunc indexFunc
 upsample_bilinear_bwd upsample_bilinear2d_backward -
 bincount_large_hot kernelHistogram1D indexing_backward
 sort_equal_keys RadixSort RadixSort
-compiled_scatter_add_hot triton_ kernelHistogram1D"
+compiled_scatter_add_hot triton_ kernelHistogram1D
+scatter_add_sorted _scatter_gather_elementwise segment"
 status=0
 only=" ${THIRD_PARTY_CASES:-} "
 while read -r name base_re fix_re; do
@@ -32,7 +34,7 @@ while read -r name base_re fix_re; do
   for role in baseline fix; do
     re=$base_re; [ "$role" = fix ] && re=$fix_re
     [ "$re" = - ] && continue
-    "$atomq" analyze -k "regex:$re" -o "$out/$name-$role.json" -- python3 "$ops" "$name" "$role" \
+    "$atomq" analyze ${ANALYZE_ARGS:-} -k "regex:$re" -o "$out/$name-$role.json" -- python3 "$ops" "$name" "$role" \
       > "$out/$name-$role.log" 2>&1 || status=1
   done
 done <<< "$cases"

@@ -120,9 +120,23 @@ def compiled_scatter_add_hot(gen):
     return (lambda: fn(idx, w), lambda: torch.bincount(idx, weights=w, minlength=BINS), 1e-3)
 
 
+def scatter_add_sorted(gen):
+    # scatter_add_ of 16 Mi floats by sorted indices (each next index one higher with probability
+    # 1/6: runs of mean 6 over about 2.8 M slots), as a charge deposit or a row sum after a sort,
+    # against segment_reduce over the runs (their lengths computed once: the indices are reused).
+    steps = (torch.rand(N, device="cuda", generator=gen) < 1 / 6).long()
+    idx = torch.cumsum(steps, 0)
+    w = torch.rand(N, device="cuda", generator=gen)
+    out = torch.zeros(int(idx[-1]) + 1, device="cuda")
+    keys, lengths = torch.unique_consecutive(idx, return_counts=True)
+    return (lambda: out.zero_().scatter_add_(0, idx, w),
+            lambda: out.zero_().index_copy_(0, keys, torch.segment_reduce(w, "sum", lengths=lengths)), 1e-3)
+
+
 # The cases added later, each built alone (the earlier cases' inputs stay those of their runs).
 LATER_CASES = {f.__name__: f for f in (f16_scatter_add_hot, f16_index_add_rows, upsample_bilinear_bwd,
-                                       bincount_large_hot, sort_equal_keys, compiled_scatter_add_hot)}
+                                       bincount_large_hot, sort_equal_keys, compiled_scatter_add_hot,
+                                       scatter_add_sorted)}
 
 
 def median_ms(fn, runs=11):
