@@ -110,8 +110,8 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggrega
             "(thread block clusters with distributed shared memory)."};
   if (q.utilization_basis == L2UtilizationBasis::kRequestPort)
     return {kind_of_basis(q.basis),
-            fmt::format("The SMs' path to the L2 is held by the global atomics: their requests backed up at the "
-                        "L2's input {} of the time (the hottest slice's atomic unit at {})",
+            fmt::format("The SMs' path to the L2 is held by the global atomics {} of the time: their requests wait "
+                        "to enter it (requests x S put the hottest slice at {})",
                         u, percent(q.request_utilization)),
             warp_aggregated
                 ? "Each request waits to enter the crossbar while the slices take the ones before it. Send "
