@@ -681,6 +681,11 @@ TEST_F(L2Queue, RequestPortHeldByTheAtomicsBindsWhereTheSliceDoesNot) {
 
   const KernelAnalysis unmeasured = smooth(false, default_rules());
   EXPECT_FALSE(unmeasured.l2.port_utilization.has_value());
+  // Not bound without the port's counters: the finding says what was not read and how to read it.
+  const auto idle = std::find_if(unmeasured.findings.begin(), unmeasured.findings.end(),
+                                 [](const Finding& f) { return f.kind == FindingKind::kUtilization; });
+  ASSERT_NE(idle, unmeasured.findings.end());
+  EXPECT_NE(idle->recommendation.find("--sector-counters"), std::string::npos) << idle->recommendation;
   EXPECT_EQ(unmeasured.l2.utilization_basis, L2UtilizationBasis::kRequests);
   EXPECT_EQ(unmeasured.binding_unit, BindingUnit::kNone);
   Rules off = default_rules();
