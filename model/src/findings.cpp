@@ -342,13 +342,6 @@ void add_idle_shared_unit_findings(KernelAnalysis& a) {
                            "time goes to memory, compute or latency."
                          : "Nothing to change in shared-memory atomics; the L2 atomic counters were not recorded, so "
                            "global atomics were not checked: profile it with atomq analyze for the L2 queue.";
-  // Global atomics whose request port was not read: the slices' U does not show requests that
-  // wait to enter the crossbar (docs/model.md, "The request port"), so say what was not checked.
-  if (a.l2.evaluated && a.l2.inputs.requests > 0 && !a.l2.port_utilization)
-    f.recommendation +=
-        " The SMs' request port to the L2 was not read: where a warp's lanes share words (sorted ids, smooth "
-        "data), the atomics can hold it while the slices are not saturated; atomq analyze --sector-counters "
-        "reads it (two more replay passes).";
   a.findings.push_back(std::move(f));
 }
 
