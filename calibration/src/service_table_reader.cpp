@@ -317,10 +317,12 @@ bool boolean(const Fields& r, const json& j, const std::string& path, const char
 
 // The law sweep's cells (key law_cells) or the word-lane sweep's (word_lane_cells, which add
 // lanes_per_word); tables calibrated before a sweep have none of its cells.
-std::vector<L2Cell> read_l2_law_cells(const Fields& r, const json& l2, const char* key = "law_cells") {
+enum class LawCellList { kLaw, kWordLanes };
+std::vector<L2Cell> read_l2_law_cells(const Fields& r, const json& l2, LawCellList list_kind) {
   std::vector<L2Cell> cells;
+  const bool word_lanes = list_kind == LawCellList::kWordLanes;
+  const char* key = word_lanes ? "word_lane_cells" : "law_cells";
   if (!l2.contains(key)) return cells;
-  const bool word_lanes = std::string(key) == "word_lane_cells";
   const json& list = r.array(l2, "l2", key);
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string path = json_path(std::string("l2.") + key, i);
@@ -380,8 +382,8 @@ L2Section read_l2_section(const Fields& r, const json& doc) {
     return static_cast<int>(r.integer(v, f, 1, 1024));
   });
   s.cells = read_l2_cells(r, l2, s);
-  s.law_cells = read_l2_law_cells(r, l2);
-  s.word_lane_cells = read_l2_law_cells(r, l2, "word_lane_cells");
+  s.law_cells = read_l2_law_cells(r, l2, LawCellList::kLaw);
+  s.word_lane_cells = read_l2_law_cells(r, l2, LawCellList::kWordLanes);
   s.cas_retry = read_cas_retry_points(r, l2);
   return s;
 }
