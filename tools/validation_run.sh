@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole validation suite on a GPU machine: every case of `atomq validate --list`
 # (baseline, fix, ablation; the threshold sweep's points), a live u8 histogram for the memory
-# finding, and the summary. Everything goes under OUT.
+# finding, and the summary. Everything goes under OUT. CASES="a b" runs only those cases (a run
+# split over two machine calls: run the rest into the same OUT, then the summary reads them all);
+# VALIDATE_ARGS adds options to each `atomq validate` (e.g. --sector-counters).
 #   tools/validation_run.sh BUILD OUT
 set -euo pipefail
 BUILD=${1:?usage: validation_run.sh BUILD OUT}
@@ -16,11 +18,11 @@ date -u +%Y-%m-%dT%H:%M:%SZ > "$OUT/date.txt"
 if [ -f "$BUILD/commit.txt" ]; then cp "$BUILD/commit.txt" "$OUT/commit.txt"
 else git -C "$HERE/.." rev-parse --short=12 HEAD > "$OUT/commit.txt" 2>/dev/null || echo unknown > "$OUT/commit.txt"; fi
 # Held-out cases run only through tools/held_out_run.sh (baselines, predictions, then the rest).
-cases=$("$ATOMQ" validate --list | grep -E '^[a-z0-9_]+:' | grep -v '\[held-out ' | cut -d: -f1)
+cases=${CASES:-$("$ATOMQ" validate --list | grep -E '^[a-z0-9_]+:' | grep -v '\[held-out ' | cut -d: -f1)}
 status=0
 for c in $cases; do
   echo "== $c"
-  timeout "${CASE_TIMEOUT:-120}" "$ATOMQ" validate --case "$c" --runs "${RUNS:-11}" -o "$OUT/$c.json" --timings "$OUT/$c.timings.json" \
+  timeout "${CASE_TIMEOUT:-120}" "$ATOMQ" validate ${VALIDATE_ARGS:-} --case "$c" --runs "${RUNS:-11}" -o "$OUT/$c.json" --timings "$OUT/$c.timings.json" \
     > "$OUT/$c.log" 2>&1 || { echo "   failed (exit $?), see $c.log"; status=1; }
   tail -n +1 "$OUT/$c.log" | head -40
 done

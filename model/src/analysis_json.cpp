@@ -140,6 +140,7 @@ json to_json(const L2Queue& q) {
           {"law", to_json(q.law)},
           {"latency", to_json(q.latency)},
           {"bound_by_round_trips", q.bound_by_round_trips},
+          {"bound_by_port", q.bound_by_port},
           {"addresses_of_spread", num(q.addresses_of_spread)},
           {"calibrated_busy_fraction", num(q.calibrated_busy_fraction)},
           {"cas_requests", num(in.cas_requests)},

@@ -278,6 +278,8 @@ L2Queue read_l2(const Reader& r, const json& o, const std::string& p) {
   q.law = read_law(r, r.obj(o, p, "law"), json_path(p, "law"));
   q.latency = read_latency(r, r.obj(o, p, "latency"), json_path(p, "latency"));
   q.bound_by_round_trips = r.flag(o, p, "bound_by_round_trips");
+  if (r.fields().optional_member(o, p, "bound_by_port"))  // documents before the saturated port lack it
+    q.bound_by_port = r.flag(o, p, "bound_by_port");
   q.addresses_of_spread = r.num(o, p, "addresses_of_spread");
   q.calibrated_busy_fraction = r.num(o, p, "calibrated_busy_fraction");
   in.cas_requests = r.num(o, p, "cas_requests");

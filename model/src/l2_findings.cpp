@@ -108,11 +108,16 @@ CauseText cause_text(const KernelAnalysis& a, bool privatized, bool warp_aggrega
             "merging a few requests per address) loads L2. Use fewer, persistent blocks (grid = "
             "SMs x resident blocks) so each merges more samples, or merge hierarchically "
             "(thread block clusters with distributed shared memory)."};
-  if (q.utilization_basis == L2UtilizationBasis::kRequestPort)
+  if (q.utilization_basis == L2UtilizationBasis::kRequestPort || q.bound_by_port)
     return {kind_of_basis(q.basis),
-            fmt::format("The SMs' path to the L2 is held by the global atomics {} of the time: their requests wait "
-                        "to enter it (requests x S put the hottest slice at {})",
-                        u, percent(q.request_utilization)),
+            q.bound_by_port
+                ? fmt::format("The SMs' path to the L2 is saturated ({} of the time) and the global atomics send {} of "
+                              "its requests: they hold it {} of the time (requests x S put the hottest slice at {})",
+                              percent(q.inputs.request_port_occupancy.value_or(0)),
+                              percent(q.inputs.atomic_request_share.value_or(0)), u, percent(q.request_utilization))
+                : fmt::format("The SMs' path to the L2 is held by the global atomics {} of the time: their requests "
+                              "wait to enter it (requests x S put the hottest slice at {})",
+                              u, percent(q.request_utilization)),
             warp_aggregated
                 ? "Each request waits to enter the crossbar while the slices take the ones before it. Send "
                   "fewer requests: privatize into shared memory per block and merge once."
@@ -208,7 +213,7 @@ void add_l2_findings(KernelAnalysis& a, const KernelProfile& profile, const Serv
     a.findings.push_back(std::move(f));
     return;
   }
-  if (!q.evaluated || q.utilization < r.l2_potential_utilization) return;
+  if (!q.evaluated || !more_bound(q.utilization_class, UtilizationClass::kNotAtomicBound)) return;
   const bool privatized = looks_privatized(a, profile, r);
   const std::optional<CauseText> cas = privatized ? std::nullopt : cas_text(a, profile, r);
   CauseText text = cas ? *cas : cause_text(a, privatized, already_warp_aggregated(profile));

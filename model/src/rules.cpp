@@ -17,6 +17,7 @@ const std::map<std::string, double Rules::*>& rule_fields() {
       {"severe_utilization", &Rules::severe_utilization},
       {"potential_utilization", &Rules::potential_utilization},
       {"l2_potential_utilization", &Rules::l2_potential_utilization},
+      {"atomic_bound_gain", &Rules::atomic_bound_gain},
       {"high_conflict_utilization", &Rules::high_conflict_utilization},
       {"high_conflict_min_k", &Rules::high_conflict_min_k},
       {"replication_factor", &Rules::replication_factor},
@@ -80,6 +81,7 @@ std::string apply_rules_json(const std::string& json_text, Rules& rules) {
     if (updated.l2_potential_utilization > updated.severe_utilization)
       r.fail("l2_potential_utilization", "must not exceed 'severe_utilization'");
     if (updated.replication_factor < 1) r.fail("replication_factor", "must be >= 1");
+    if (updated.atomic_bound_gain < 1) r.fail("atomic_bound_gain", "must be >= 1");
   } catch (const RulesError& e) {
     return e.what();
   }

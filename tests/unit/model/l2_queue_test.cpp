@@ -695,5 +695,51 @@ TEST_F(L2Queue, RequestPortHeldByTheAtomicsBindsWhereTheSliceDoesNot) {
   EXPECT_NEAR(old.l2.utilization, unmeasured.l2.utilization, 1e-12);
 }
 
+// A port the atomics share with many loads (coo_spmv on an H100: port occupied 84%, the atomics 58%
+// of the SMs' requests, ablation 2.11x): their own part of the port's time (49%) is under the
+// potential mark, but the port is saturated and without them it would take 42% of its time, so the
+// port binds the kernel through them. A small share (under 1 - 1/1.25) or a port below the mark
+// does not; with the term off, the slice alone.
+TEST_F(L2Queue, SaturatedPortBindsThroughTheAtomicsShareOfItsRequests) {
+  auto gather_and_update = [&](double occupancy, double share, const Rules& rules) {
+    L2Spec s;
+    s.red = 4.2e6;
+    s.red_hottest = 71239;
+    s.elapsed_cycles = 222322;
+    s.busy_fraction = 0.30;
+    s.warp_instructions = 524288;
+    s.sectors_per_request = 1.7;
+    KernelProfile p = global_only("coo_spmv", 222322 * 1000.0 / kL2ClockMhz, s);
+    p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+    p.counters[metric::kL1XbarRequestActive] = 0.4 * occupancy * 2.617e5 * 132;
+    p.counters[metric::kL1XbarRequestStalled] = 0.6 * occupancy * 2.617e5 * 132;
+    p.counters[metric::kL1CyclesElapsedSum] = 2.617e5 * 132;
+    p.counters[metric::kL2RequestsFromSms] = 4.2e6 / share;
+    return analyze(p, model, rules);
+  };
+  const KernelAnalysis bound = gather_and_update(0.84, 0.58, default_rules());
+  ASSERT_TRUE(bound.l2.evaluated);
+  EXPECT_NEAR(*bound.l2.port_utilization, 0.84 * 0.58, 1e-9);
+  EXPECT_NEAR(bound.l2.utilization, 0.84 * 0.58, 1e-9) << "U stays the atomics' own part of the port's time";
+  EXPECT_TRUE(bound.l2.bound_by_port);
+  EXPECT_EQ(bound.l2.utilization_class, UtilizationClass::kPotential);
+  EXPECT_EQ(bound.binding_unit, BindingUnit::kL2AtomicUnit);
+  const auto port_finding = std::find_if(bound.findings.begin(), bound.findings.end(), [](const Finding& f) {
+    return f.title.find("saturated") != std::string::npos;
+  });
+  ASSERT_NE(port_finding, bound.findings.end()) << "the L2 finding names the saturated port";
+  EXPECT_FALSE(port_finding->what_ifs.empty());
+
+  const KernelAnalysis small_share = gather_and_update(0.84, 0.15, default_rules());
+  EXPECT_FALSE(small_share.l2.bound_by_port) << "without them the port would be 1.18x faster";
+  EXPECT_EQ(small_share.binding_unit, BindingUnit::kNone);
+  const KernelAnalysis idle_port = gather_and_update(0.60, 0.58, default_rules());
+  EXPECT_FALSE(idle_port.l2.bound_by_port) << "a port under the potential mark does not bind";
+  EXPECT_EQ(idle_port.binding_unit, BindingUnit::kNone);
+  Rules off = default_rules();
+  off.switch_off(ModelTerm::kRequestPort);
+  EXPECT_EQ(gather_and_update(0.84, 0.58, off).binding_unit, BindingUnit::kNone);
+}
+
 }  // namespace
 }  // namespace atomq::model

@@ -148,6 +148,10 @@ struct L2Queue {
   L2LawEvaluation law;                // the L2 law's figures for the same slice
   L2LatencyEvaluation latency;        // the round trips of its returning atomics
   bool bound_by_round_trips = false;  // the class is the round trips', worse than the slice's
+  // The class is the request port's: it was occupied at least the potential mark of the time and
+  // the atomics sent enough of its requests that without them it would be Rules::atomic_bound_gain
+  // faster (U stays the atomics' own part of the port's time).
+  bool bound_by_port = false;
 };
 
 // Never throws. section may be null (a table without an L2 section): not evaluated.

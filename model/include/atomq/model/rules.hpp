@@ -75,6 +75,11 @@ struct Rules {
   // it between 0.71 (not bound) and 0.94 (bound) on an H100, but the suite's hash build at load 0.5
   // binds (2.1x) at L2 U 0.796 (docs/validation.md, "The round-trip sweep").
   double l2_potential_utilization = 0.70;
+  // A kernel is atomic-bound when it would run this much faster without its atomics: the mark
+  // the validation suite's ablations are judged by (tools/validation_summary.py). A resource the
+  // atomics share with other requests (the SMs' request port) binds through them when it is
+  // saturated and leaving it would gain this much: their share at least 1 - 1/gain.
+  double atomic_bound_gain = 1.25;
 
   // High utilization + high conflict (seed: U > 0.90, e near 32). On Hopper the conflict is
   // the wavefronts per instruction k, not e: merged same-address POPC.INC has e = 32, k = 1.
