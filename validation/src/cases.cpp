@@ -338,6 +338,33 @@ void add_held_out_round9(std::vector<CaseEntry>& e) {
                        [] { return make_sorted_particle_deposit_workload(16'777'216, 5, 9902); }, "round9"));
 }
 
+// Held-out round 10: two kernels whose global loads and global atomics share the SMs' path to L2:
+// a transposed sparse matrix-vector product from CSR (random columns; fix: the transpose stored as
+// CSC, a gather without atomics) and the backward of an embedding lookup over Zipf-skewed rows
+// (fix: the lookups sorted by row, a run of equal rows summed before its adds). Predicted before
+// anything of theirs is measured.
+void add_held_out_round10(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"transpose_spmv", "a transposed sparse matrix-vector product y = A^T x from CSR: "
+                        "y[col] += val * x[row] per nonzero (float adds)",
+                        "16777216 nonzeros over 1048576 rows (each nonzero's row uniform, rows sorted, about 16 per "
+                        "row) and 1048576 columns (uniform), values and x uniform in [0.5, 1.5), seed 10001",
+                        held_out_variants("scatter_atomics", "a thread per nonzero, one global float atomicAdd each",
+                                          "gather_csc", "the transpose stored as CSC (built at setup), a thread per "
+                                          "column sums its entries in a register, one plain store each", {},
+                                          "no_atomics", "the same reads and products, folded in registers")},
+                       [] { return make_transpose_spmv_workload(16'777'216, 1u << 20, 1u << 20, 10001); }, "round10"));
+  e.push_back(held_out({"embedding_grad", "the backward of an embedding lookup: each lookup's 64-float gradient row "
+                        "added into its table row (float adds)",
+                        "1048576 lookups into a 65536 x 64 table, rows Zipf (rank r with probability proportional to "
+                        "1/(r+1)), the ranks shuffled over the ids; gradients uniform in [0.5, 1.5), seed 10002",
+                        held_out_variants("row_atomics", "a warp per lookup, two global float atomicAdds per lane",
+                                          "sorted_segments", "the lookups sorted by row at setup, a warp's chunk of "
+                                          "them walked in order, each run of one row summed in registers, one "
+                                          "atomicAdd per float and run", {W::kPrivatize},
+                                          "no_atomics", "the same reads, folded in registers")},
+                       [] { return make_embedding_grad_workload(1u << 20, 1u << 16, 10002); }, "round10"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -453,6 +480,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round7(e);
   add_held_out_round8(e);
   add_held_out_round9(e);
+  add_held_out_round10(e);
   return e;
 }
 

@@ -91,5 +91,14 @@ std::unique_ptr<Workload> make_sorted_key_count_workload(std::size_t n, std::uin
 // adds); variants global_atomics, warp_merged, no_atomics.
 std::unique_ptr<Workload> make_sorted_particle_deposit_workload(std::size_t particles, std::uint32_t mean_run,
                                                                 std::uint64_t seed);
+// Round 10 (held_out_round10_workloads.cpp). A CSR matrix of `nonzeros` over `rows` x `cols`, each
+// nonzero's row uniform (rows sorted), columns uniform, values and x uniform in [0.5, 1.5); y = A^T x
+// (float adds); variants scatter_atomics, gather_csc, no_atomics.
+std::unique_ptr<Workload> make_transpose_spmv_workload(std::size_t nonzeros, std::uint32_t rows, std::uint32_t cols,
+                                                       std::uint64_t seed);
+// `lookups` rows of a table of `rows` x kernels::kEmbeddingDim floats, Zipf (rank r with probability
+// proportional to 1 / (r + 1)) with the ranks shuffled over the ids, gradients uniform in [0.5, 1.5)
+// added per row (float adds); variants row_atomics, sorted_segments, no_atomics.
+std::unique_ptr<Workload> make_embedding_grad_workload(std::size_t lookups, std::uint32_t rows, std::uint64_t seed);
 
 }  // namespace atomq::validation
