@@ -2,7 +2,8 @@
 # Runs the whole validation suite on a GPU machine: every case of `atomq validate --list`
 # (baseline, fix, ablation; the threshold sweep's points), a live u8 histogram for the memory
 # finding, and the summary. Everything goes under OUT. CASES="a b" runs only those cases (a run
-# split over two machine calls: run the rest into the same OUT, then the summary reads them all);
+# split over two machine calls: the first with HIST=0, then the rest into the same OUT, whose
+# summary reads them all);
 # VALIDATE_ARGS adds options to each `atomq validate` (e.g. --sector-counters).
 #   tools/validation_run.sh BUILD OUT
 set -euo pipefail
@@ -26,6 +27,8 @@ for c in $cases; do
     > "$OUT/$c.log" 2>&1 || { echo "   failed (exit $?), see $c.log"; status=1; }
   tail -n +1 "$OUT/$c.log" | head -40
 done
+# HIST=0: the first part of a split run stops here (the second runs the rest and the summary).
+[ "${HIST:-1}" = 0 ] && exit $status
 # The memory side on a live run: u8 samples with the lane-replicated variant (near DRAM bandwidth);
 # and rank_shared against its lane-replicated fix (predicted interval against measured gain).
 for v in lane_replicated:uniform rank_shared:single rank_lane_replicated:single; do
