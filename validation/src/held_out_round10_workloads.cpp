@@ -22,15 +22,6 @@ namespace {
 
 namespace k = kernels;
 
-// Uniform in [0.5, 1.5) on a 2^-23 grid: every value an exact float (a float distribution may
-// round up to its upper bound).
-std::vector<float> uniform_on_grid(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<float> out(n);
-  for (float& v : out) v = 0.5f + static_cast<float>(rng() >> 41) / 8388608.0f;
-  return out;
-}
-
 // The positions of `key` (each below `keys`) in ascending key order, by a counting sort: equal keys
 // keep their input order.
 std::vector<std::uint32_t> counting_order(const std::vector<std::uint32_t>& key, std::uint32_t keys) {
@@ -40,15 +31,6 @@ std::vector<std::uint32_t> counting_order(const std::vector<std::uint32_t>& key,
   std::vector<std::uint32_t> order(key.size());
   for (std::size_t j = 0; j < key.size(); ++j) order[next[key[j]]++] = static_cast<std::uint32_t>(j);
   return order;
-}
-
-// Each float sum within 1e-4 relative of the double one (as sorted_particle_deposit checks): float
-// adds in another order round differently, and the values are not whole units.
-VariantCheck compare_float_sums(const std::vector<float>& got, const std::vector<double>& expected, const char* what) {
-  for (std::size_t i = 0; i < expected.size(); ++i)
-    if (std::abs(got[i] - expected[i]) > 1e-4 * std::max(1.0, std::abs(expected[i])))
-      return {true, false, fmt::format("{} {}: {} vs {}", what, i, got[i], expected[i])};
-  return {true, true, fmt::format("all {} {}s within 1e-4 relative of the CPU's double sums", expected.size(), what)};
 }
 
 // A CSR matrix by its nonzeros: rows ascending (each nonzero's row uniform, then sorted, so row

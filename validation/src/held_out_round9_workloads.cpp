@@ -33,15 +33,6 @@ std::vector<std::uint32_t> sorted_runs(std::size_t n, std::uint32_t mean_run, st
   return out;
 }
 
-// Uniform in [0.5, 1.5) on a 2^-23 grid: every value an exact float (a float distribution may
-// round up to its upper bound).
-std::vector<float> uniform_charges(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<float> out(n);
-  for (float& q : out) q = 0.5f + static_cast<float>(rng() >> 41) / 8388608.0f;
-  return out;
-}
-
 constexpr KernelChoice kSortedKeyCountKernels[] = {
     {"global_atomics", &k::sorted_key_count_global_handle, 256},
     {"warp_merged", &k::sorted_key_count_warp_merged_handle, 256},
@@ -90,15 +81,7 @@ class SortedParticleDepositWorkload : public Workload {
     const KernelChoice& c = choose(kSortedParticleDepositKernels, std::size(kSortedParticleDepositKernels), variant);
     launch_persistent(c.kernel(), c.threads, 0, &args_);
   }
-  // The charges are not whole units, so float adds in another order round differently: each cell
-  // within 1e-4 relative of the double sum (as float_histogram and upsample_backward check).
-  VariantCheck check() override {
-    const std::vector<float> got = download(args_.grid, cells_);
-    for (std::uint32_t c = 0; c < cells_; ++c)
-      if (std::abs(got[c] - expected_[c]) > 1e-4 * std::max(1.0, std::abs(expected_[c])))
-        return {true, false, fmt::format("cell {}: {} vs {}", c, got[c], expected_[c])};
-    return {true, true, fmt::format("all {} cells within 1e-4 relative of the CPU's double sums", cells_)};
-  }
+  VariantCheck check() override { return compare_float_sums(download(args_.grid, cells_), expected_, "cell"); }
   double useful_updates() const override { return static_cast<double>(n_); }
 
  private:
@@ -122,7 +105,7 @@ std::unique_ptr<Workload> make_sorted_particle_deposit_workload(std::size_t part
   if (particles == 0 || particles > 0xFFFFFFFFu || mean_run == 0)
     throw std::invalid_argument("sorted_particle_deposit: 1 to 2^32 - 1 particles, runs of at least one particle");
   return std::make_unique<SortedParticleDepositWorkload>(sorted_runs(particles, mean_run, seed),
-                                                         uniform_charges(particles, seed + 1));
+                                                         uniform_on_grid(particles, seed + 1));
 }
 
 }  // namespace atomq::validation

@@ -101,6 +101,13 @@ std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+std::vector<float> uniform_on_grid(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<float> out(n);
+  for (float& v : out) v = 0.5f + static_cast<float>(rng() >> 41) / 8388608.0f;
+  return out;
+}
+
 std::vector<std::uint32_t> uniform_values(std::size_t n, std::uint32_t bound, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::uint32_t> u(0, bound - 1);

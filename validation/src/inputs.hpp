@@ -28,6 +28,9 @@ std::vector<float> clustered_values(std::size_t n, double mean, double sigma, st
 
 // Uniform floats in [0, 1).
 std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed);
+// Uniform in [0.5, 1.5) on a 2^-23 grid: every value an exact float (a float distribution may
+// round up to its upper bound).
+std::vector<float> uniform_on_grid(std::size_t n, std::uint64_t seed);
 // Whole units 1..top as floats (sums of them below 2^24 are exact in any order).
 std::vector<float> whole_units(std::size_t n, std::uint32_t top, std::uint64_t seed);
 

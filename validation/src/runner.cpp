@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "atomq/common/statistics.hpp"
@@ -32,6 +33,13 @@ VariantCheck compare_counts(const std::vector<std::uint32_t>& got, const std::ve
   return {true, false,
           fmt::format("{} of {} counters differ; first at {}: got {}, expected {}", differ, expected.size(), first,
                       got[first], expected[first])};
+}
+
+VariantCheck compare_float_sums(const std::vector<float>& got, const std::vector<double>& expected, const char* what) {
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (std::abs(got[i] - expected[i]) > 1e-4 * std::max(1.0, std::abs(expected[i])))
+      return {true, false, fmt::format("{} {}: {} vs {}", what, i, got[i], expected[i])};
+  return {true, true, fmt::format("all {} {}s within 1e-4 relative of the CPU's double sums", expected.size(), what)};
 }
 
 const KernelChoice& choose(const KernelChoice* table, std::size_t size, const std::string& variant) {

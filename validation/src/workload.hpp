@@ -49,6 +49,9 @@ std::vector<T> download(const T* device, std::size_t count) {
 
 // Counter by counter; the detail names the first difference.
 VariantCheck compare_counts(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& expected);
+// Float sums against the CPU's double ones, each within 1e-4 relative (of at least 1): float adds in
+// another order round differently where the values are not whole units. `what` names an element.
+VariantCheck compare_float_sums(const std::vector<float>& got, const std::vector<double>& expected, const char* what);
 
 // One variant of a workload: its kernel and the dynamic shared memory it takes.
 struct KernelChoice {

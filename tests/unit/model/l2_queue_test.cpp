@@ -42,6 +42,30 @@ class L2Queue : public ::testing::Test {
     return p;
   }
 
+  // 4.2 M RED requests on a few lines (held-out round 8's smooth image, H100): 8 per warp
+  // instruction, 1.7 sectors each, the hottest slice's requests x S about a third of the time.
+  static KernelProfile red_on_few_lines(const std::string& name, double busy_fraction) {
+    L2Spec s;
+    s.red = 4.2e6;
+    s.red_hottest = 71239;
+    s.elapsed_cycles = 222322;
+    s.busy_fraction = busy_fraction;
+    s.warp_instructions = 524288;
+    s.sectors_per_request = 1.7;
+    KernelProfile p = global_only(name, 222322 * 1000.0 / kL2ClockMhz, s);
+    p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+    return p;
+  }
+
+  // The request port's counters over 132 SMs: cycles per SM the L1 handed and held a request for
+  // the crossbar, out of its elapsed cycles, and every L2 request the SMs sent.
+  static void read_port(KernelProfile& p, double active, double stalled, double elapsed, double requests) {
+    p.counters[metric::kL1XbarRequestActive] = active * 132;
+    p.counters[metric::kL1XbarRequestStalled] = stalled * 132;
+    p.counters[metric::kL1CyclesElapsedSum] = elapsed * 132;
+    p.counters[metric::kL2RequestsFromSms] = requests;
+  }
+
   // naive_global on a one-value input (H200): 100.6 M RED requests in ~99 M L2 cycles, 50.2 ms.
   static KernelProfile naive_global_one_value() {
     L2Spec l2;
@@ -644,24 +668,11 @@ TEST_F(L2Queue, DistinctSectorsPriceAWarpMergeOnSpreadTraffic) {
 // off, the slice alone: not bound.
 TEST_F(L2Queue, RequestPortHeldByTheAtomicsBindsWhereTheSliceDoesNot) {
   auto smooth = [&](bool port_counters, const Rules& rules) {
-    L2Spec s;
-    s.red = 4.2e6;
-    s.red_hottest = 71239;
-    s.elapsed_cycles = 222322;
-    s.busy_fraction = 0.36;
-    s.warp_instructions = 524288;
-    s.sectors_per_request = 1.7;
-    KernelProfile p = global_only("smooth_pixel_hist", 222322 * 1000.0 / kL2ClockMhz, s);
-    p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
+    KernelProfile p = red_on_few_lines("smooth_pixel_hist", 0.36);
     p.counters[metric::kL1GlobalLoadSectors] = 2097152;
     p.counters[metric::kL2WriteSectors] = 0;
     p.counters[metric::kGlobalSectorsSass] = 2097152 + 524288 * 2.73;
-    if (port_counters) {
-      p.counters[metric::kL1XbarRequestActive] = 5.85e4 * 132;
-      p.counters[metric::kL1XbarRequestStalled] = 1.50e5 * 132;
-      p.counters[metric::kL1CyclesElapsedSum] = 2.617e5 * 132;
-      p.counters[metric::kL2RequestsFromSms] = 4.2e6 + 524288;
-    }
+    if (port_counters) read_port(p, 5.85e4, 1.50e5, 2.617e5, 4.2e6 + 524288);
     return analyze(p, model, rules);
   };
   const KernelAnalysis bound = smooth(true, default_rules());
@@ -702,19 +713,8 @@ TEST_F(L2Queue, RequestPortHeldByTheAtomicsBindsWhereTheSliceDoesNot) {
 // does not; with the term off, the slice alone.
 TEST_F(L2Queue, SaturatedPortBindsThroughTheAtomicsShareOfItsRequests) {
   auto gather_and_update = [&](double occupancy, double share, const Rules& rules) {
-    L2Spec s;
-    s.red = 4.2e6;
-    s.red_hottest = 71239;
-    s.elapsed_cycles = 222322;
-    s.busy_fraction = 0.30;
-    s.warp_instructions = 524288;
-    s.sectors_per_request = 1.7;
-    KernelProfile p = global_only("coo_spmv", 222322 * 1000.0 / kL2ClockMhz, s);
-    p.global_atomic_op = GlobalAtomicOp::kRedAddU32;
-    p.counters[metric::kL1XbarRequestActive] = 0.4 * occupancy * 2.617e5 * 132;
-    p.counters[metric::kL1XbarRequestStalled] = 0.6 * occupancy * 2.617e5 * 132;
-    p.counters[metric::kL1CyclesElapsedSum] = 2.617e5 * 132;
-    p.counters[metric::kL2RequestsFromSms] = 4.2e6 / share;
+    KernelProfile p = red_on_few_lines("coo_spmv", 0.30);
+    read_port(p, 0.4 * occupancy * 2.617e5, 0.6 * occupancy * 2.617e5, 2.617e5, 4.2e6 / share);
     return analyze(p, model, rules);
   };
   const KernelAnalysis bound = gather_and_update(0.84, 0.58, default_rules());
