@@ -365,6 +365,33 @@ void add_held_out_round10(std::vector<CaseEntry>& e) {
                        [] { return make_embedding_grad_workload(1u << 20, 1u << 16, 10002); }, "round10"));
 }
 
+// Held-out round 11: a shared-memory histogram and a global float scatter, each with its hot words
+// where real data puts them: the digit counts of an LSD radix-sort pass over nearly sorted keys (a
+// warp's lanes mostly on one shared bin; fix: a warp's equal digits merged before the shared add)
+// and one push-style PageRank step over a power-law graph (float adds piling on the hub vertices;
+// fix: the hubs' sums in shared memory per block). Predicted before anything of theirs is measured.
+void add_held_out_round11(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"radix_digit_hist", "the digit counts of one LSD radix-sort pass: 8-bit digits of 32-bit keys "
+                        "counted per block in 256 shared bins, then added to a global histogram per block",
+                        "16777216 keys: uniform u32 values sorted ascending, 1 in 16 (on average) replaced by a "
+                        "uniform key; the digit counted is bits 24-31 (runs of about 65536 equal digits), seed 11101",
+                        held_out_variants("shared_atomics", "one shared atomicAdd per key on its digit's bin, one "
+                                          "global atomicAdd per bin and block", "warp_aggregated",
+                                          "a warp's equal digits merged by __match_any_sync, one shared atomicAdd of "
+                                          "their number each, the same flush", {W::kNoConflicts, W::kReplicate},
+                                          "no_atomics", "the same reads and digits, summed in registers")},
+                       [] { return make_radix_digit_hist_workload(16'777'216, 16, 11101); }, "round11"));
+  e.push_back(held_out({"pagerank_push", "one push-style PageRank step: every edge adds its source's rank share into "
+                        "its target (float atomicAdd), targets power-law (hub vertices)",
+                        "16777216 edges over 1048576 vertices, sources uniform, targets floor(V u^3) (hubs at low "
+                        "ids), each source's share its rank (uniform in [0.5, 1.5)) over its out-degree, seed 11102",
+                        held_out_variants("edge_atomics", "a thread per edge, one global float atomicAdd each",
+                                          "hub_privatized", "the 2048 hub vertices' sums in shared memory per block "
+                                          "(8 KiB), one atomicAdd per used hub and block; the rest global",
+                                          {W::kPrivatize}, "no_atomics", "the same reads, summed in registers")},
+                       [] { return make_pagerank_push_workload(16'777'216, 1u << 20, 11102); }, "round11"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -481,6 +508,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round8(e);
   add_held_out_round9(e);
   add_held_out_round10(e);
+  add_held_out_round11(e);
   return e;
 }
 

@@ -100,5 +100,14 @@ std::unique_ptr<Workload> make_transpose_spmv_workload(std::size_t nonzeros, std
 // proportional to 1 / (r + 1)) with the ranks shuffled over the ids, gradients uniform in [0.5, 1.5)
 // added per row (float adds); variants row_atomics, sorted_segments, no_atomics.
 std::unique_ptr<Workload> make_embedding_grad_workload(std::size_t lookups, std::uint32_t rows, std::uint64_t seed);
+// Round 11 (held_out_round11_workloads.cpp). n uniform u32 keys sorted ascending, one in
+// `unsorted_one_in` then replaced by a uniform key, their digit at kernels::kRadixDigitShift counted
+// into kernels::kRadixBins bins; variants shared_atomics, warp_aggregated, no_atomics.
+std::unique_ptr<Workload> make_radix_digit_hist_workload(std::size_t n, std::uint32_t unsorted_one_in,
+                                                         std::uint64_t seed);
+// `edges` edges over `vertices`, sources uniform, targets floor(vertices u^3) (hubs at the lowest ids),
+// each source's rank (uniform in [0.5, 1.5)) over its out-degree added into its targets (float adds);
+// variants edge_atomics, hub_privatized, no_atomics.
+std::unique_ptr<Workload> make_pagerank_push_workload(std::size_t edges, std::uint32_t vertices, std::uint64_t seed);
 
 }  // namespace atomq::validation
