@@ -60,9 +60,9 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
     return std::nullopt;
   }
   if (a.l2.basis != L2ServiceBasis::kHotAddress) {
-    details.push_back("no combine-before-CAS what-if: the retry law is calibrated on one contended word; this "
-                      "loop's updates spread over several, whose round trips the sweep shows are longer and not "
-                      "yet modelled");
+    details.push_back("no combine-before-CAS what-if: this loop's updates spread over several words; the retry law "
+                      "prices words that contend all at once (the sweep), not the blocks' flushes after the fix, "
+                      "which meet the words at different times");
     return std::nullopt;
   }
   const std::optional<TimeSplit> ts = time_split(a, p, r);

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
+#include "atomq/model/l2_law.hpp"
 #include "log_interpolation.hpp"
 
 namespace atomq::model {
@@ -115,22 +117,37 @@ CasRetryLaw fit_cas_retry_law(const calibration::L2Section& section) {
   std::map<double, std::vector<double>> by_lanes;
   for (const CasRetryPoint& p : one) by_lanes[lanes_per_word(p)].push_back(p.attempts / p.updates);
   for (const auto& [lanes, a] : by_lanes) law.attempts_by_lanes.emplace_back(lanes, median(a));
+  // The sweep's words lie one per line, consecutive lines, as the L2 law sweep's hot lines: the
+  // hottest slice holds the share of them its share curve measured (one where it has none).
+  const std::shared_ptr<const L2Law> l2 = l2_law_of(section);
+  auto words_at_hottest = [&](double words) {
+    const double share = l2->one_line_share > 0 ? l2->share_at_lines(words) / l2->one_line_share : 0.0;
+    return std::max(1.0, share * words);
+  };
+  const double far = law.far_round_trip_cycles > 0 ? law.far_round_trip_cycles : law.round_trip_cycles;
   auto residual = [&](const CasRetryPoint& p) {
     const double per_word = 1.0 / p.addresses;
-    CasRetryResidual r{p.warps, p.active_lanes, p.addresses, lanes_per_word(p), p.attempts / p.updates,
-                       p.duration_ns, 0.0};
-    r.predicted_ns = std::max(p.updates * per_word * law.round_trip_cycles * ns_per_cycle, p.attempts * per_word * s_ns);
+    const bool one_word = p.addresses == 1;
+    CasRetryResidual r{p.warps, p.active_lanes, p.addresses, lanes_per_word(p),
+                       one_word ? 1.0 : words_at_hottest(p.addresses), p.attempts / p.updates, p.duration_ns, 0.0};
+    const double round_trip = one_word ? law.round_trip_cycles : far;
+    r.predicted_ns = std::max(p.updates * per_word * round_trip * ns_per_cycle,
+                              p.attempts * per_word * r.words_at_hottest_slice * s_ns);
     return r;
   };
-  std::vector<double> errors;
-  for (const CasRetryPoint& p : one) {
-    law.one_word.push_back(residual(p));
-    errors.push_back(std::fabs(law.one_word.back().relative()));
-  }
-  for (const CasRetryPoint& p : several) law.several_words.push_back(residual(p));
+  auto fit_of = [&](const std::vector<CasRetryPoint>& points, std::vector<CasRetryResidual>& rows, double& median_abs,
+                    double& max_abs) {
+    std::vector<double> errors;
+    for (const CasRetryPoint& p : points) {
+      rows.push_back(residual(p));
+      errors.push_back(std::fabs(rows.back().relative()));
+    }
+    median_abs = median(errors);
+    max_abs = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
+  };
+  fit_of(one, law.one_word, law.median_abs_residual, law.max_abs_residual);
+  fit_of(several, law.several_words, law.several_words_median_abs_residual, law.several_words_max_abs_residual);
   law.several_words_slope = flattest_several_words_slope(law.several_words);
-  law.median_abs_residual = median(errors);
-  law.max_abs_residual = errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end());
   law.fitted = true;
   return law;
 }

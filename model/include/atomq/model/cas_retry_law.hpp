@@ -3,8 +3,10 @@
 // not, costs the slice the one-address CAS service time S:
 //     time per update t(m) = max(L, a(m) * S),   a(m) = attempts per update with m lanes,
 // both measured by the table's CAS retry sweep (calibration/src/cas_retry_sweep.cpp). So a
-// loop's time is max(updates * L, attempts * S) per word. Plain C++, a pure function of the
-// table's L2 section.
+// loop's time is max(updates * L, attempts * S) per word. Several contended words share the
+// slices as the L2 law sweep's hot lines do: the hottest slice serves the attempts of all the
+// words it holds (L2Law::share_at_lines), at the multi-word series' round trip. Plain C++, a pure
+// function of the table's L2 section.
 #pragma once
 
 #include <string>
@@ -18,6 +20,7 @@ namespace atomq::model {
 struct CasRetryResidual {
   int warps = 0, active_lanes = 0, addresses = 0;
   double lanes_per_word = 0;      // lanes competing for one word
+  double words_at_hottest_slice = 1;  // of the point's words, those the hottest slice holds
   double attempts_per_update = 0;
   double measured_ns = 0, predicted_ns = 0;
   double relative() const { return measured_ns > 0 ? (predicted_ns - measured_ns) / measured_ns : 0.0; }
@@ -39,6 +42,7 @@ struct CasRetryLaw {
   double several_words_slope = 0;
   double median_abs_residual = 0;   // over one_word
   double max_abs_residual = 0;
+  double several_words_median_abs_residual = 0, several_words_max_abs_residual = 0;
 
   // a(m): log-log interpolation of the sweep, 1 at one lane, the last slope beyond the sweep.
   double attempts_per_update(double lanes) const;
