@@ -3,8 +3,9 @@
 # PyTorch operators (validation/third_party/torch_ops.py: each with another call computing the
 # same result) and CUB's DeviceHistogram (BUILD/bin/cub_histogram), on a GPU machine.
 #   tools/third_party_run.sh BUILD OUT
-# THIRD_PARTY_CASES="NAME ... [cub]" runs only those cases (cub: the CUB inputs); ANALYZE_ARGS adds
-# options to each `atomq analyze` (e.g. --sector-counters).
+# THIRD_PARTY_CASES="NAME ... [cub]" runs only those cases (cub: the CUB inputs); THIRD_PARTY_ROLES="baseline"
+# analyzes only that role (both are still timed); ANALYZE_ARGS adds options to each `atomq analyze`
+# (e.g. --sector-counters).
 # Writes OUT/CASE-ROLE.json (atomq analyze, the role's kernels only), OUT/CASE.timings.json
 # (both roles, CUDA events, median of 11 runs), OUT/cub-INPUT.json and .timings.json, and logs.
 set -u
@@ -31,7 +32,7 @@ only=" ${THIRD_PARTY_CASES:-} "
 while read -r name base_re fix_re; do
   [ "$only" != "  " ] && [[ "$only" != *" $name "* ]] && continue
   python3 "$ops" "$name" baseline --timings "$out/$name.timings.json" > "$out/$name.timings.log" 2>&1 || status=1
-  for role in baseline fix; do
+  for role in ${THIRD_PARTY_ROLES:-baseline fix}; do
     re=$base_re; [ "$role" = fix ] && re=$fix_re
     [ "$re" = - ] && continue
     "$atomq" analyze ${ANALYZE_ARGS:-} -k "regex:$re" -o "$out/$name-$role.json" -- python3 "$ops" "$name" "$role" \
