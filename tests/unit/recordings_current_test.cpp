@@ -1,7 +1,8 @@
 // Every committed recording made by atomq's collector holds every counter the collector reads
 // today: a recording that lacks one is stale (its verdicts rest on rules for missing counters),
 // and must be made again on a GPU (tools/record_fixtures.sh, tools/validation_run.sh,
-// tools/third_party_run.sh; the fixture READMEs say how each is turned into a fixture).
+// tools/third_party_run.sh), then turned into fixtures by tools/apply_recordings.sh (the fixture
+// READMEs say what each holds).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
