@@ -8,12 +8,31 @@
 #        u8 histograms (hist-u8-*.json), copied unchanged; expectations.json written from them
 #   TP   the output of tools/third_party_run.sh: the third-party fixtures and their timings
 # The validation expectations are the verdicts of this checkout's model (BUILD/python, BUILD from
-# $BUILD, default build), as tests/python re-evaluates them. PROVENANCE goes into every fixture a script writes (GPU, driver, build, date). READMEs that
-# quote a recording's date or build are left to the commit that applies it.
+# $BUILD, default build), as tests/python re-evaluates them. PROVENANCE goes into every fixture a
+# script writes (GPU, driver, build, date); READMEs that quote a recording's date or build are left
+# to the commit that applies it. Every input is checked before anything is copied, so a folder that
+# lacks one changes nothing.
 set -euo pipefail
 rec=${1:?REC}; val=${2:?VAL}; tp=${3:?TP}; prov=${4:?PROVENANCE}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fx="$root/tests/unit/model/fixtures"
+vdir="$root/tests/fixtures/validation"
+need=()
+if [ "$rec" != - ]; then
+  for f in "$root"/analyzer/report/recorded/hist/*.json; do need+=("$rec/demo/hist/$(basename "$f")"); done
+  need+=("$rec/demo/multi_kernel_app.json" "$rec/demo/sites_app.json" "$rec/acc/run.json" "$rec/acc/t.txt"
+         "$rec/cas/a_block_u64.json" "$rec/l2/naive_global-u32-single.run.json")
+fi
+if [ "$val" != - ]; then
+  for f in "$vdir"/*.timings.json; do need+=("$val/$(basename "$f")" "$val/$(basename "$f" .timings.json).json"); done
+  for f in "$vdir"/hist/*.json; do need+=("$val/$(basename "$f")"); done
+fi
+if [ "$tp" != - ]; then
+  for f in "$root"/tests/fixtures/third_party/*.timings.json; do need+=("$tp/$(basename "$f")"); done
+fi
+for f in "${need[@]}"; do
+  [ -f "$f" ] || { echo "apply_recordings.sh: $f is missing; nothing was changed" >&2; exit 1; }
+done
 if [ "$rec" != - ]; then
   for f in "$root"/analyzer/report/recorded/hist/*.json; do cp "$rec/demo/hist/$(basename "$f")" "$f"; done
   cp "$rec/demo/multi_kernel_app.json" "$rec/demo/sites_app.json" "$root/analyzer/report/recorded/"
@@ -23,7 +42,6 @@ if [ "$rec" != - ]; then
   python3 "$fx/make_accumulate_fixture.py" "$rec/acc" "$prov" "$fx"
 fi
 if [ "$val" != - ]; then
-  vdir="$root/tests/fixtures/validation"
   for f in "$vdir"/*.timings.json; do
     c=$(basename "$f" .timings.json)
     cp "$val/$c.json" "$vdir/$c.json" && cp "$val/$c.timings.json" "$f"
