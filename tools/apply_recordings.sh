@@ -10,46 +10,40 @@
 # The validation expectations are the verdicts of this checkout's model (BUILD/python, BUILD from
 # $BUILD, default build), as tests/python re-evaluates them. PROVENANCE goes into every fixture a
 # script writes (GPU, driver, build, date); READMEs that quote a recording's date or build are left
-# to the commit that applies it. Every input is checked before anything is copied, so a folder that
-# lacks one changes nothing.
+# to the commit that applies it. Everything is written to a scratch tree first and copied into the
+# checkout only when every step has succeeded, so a folder that lacks an input changes nothing.
 set -euo pipefail
 rec=${1:?REC}; val=${2:?VAL}; tp=${3:?TP}; prov=${4:?PROVENANCE}
 root="$(cd "$(dirname "$0")/.." && pwd)"
-fx="$root/tests/unit/model/fixtures"
-vdir="$root/tests/fixtures/validation"
-need=()
-if [ "$rec" != - ]; then
-  for f in "$root"/analyzer/report/recorded/hist/*.json; do need+=("$rec/demo/hist/$(basename "$f")"); done
-  need+=("$rec/demo/multi_kernel_app.json" "$rec/demo/sites_app.json" "$rec/acc/run.json" "$rec/acc/t.txt"
-         "$rec/cas/a_block_u64.json" "$rec/l2/naive_global-u32-single.run.json")
-fi
-if [ "$val" != - ]; then
-  for f in "$vdir"/*.timings.json; do need+=("$val/$(basename "$f")" "$val/$(basename "$f" .timings.json).json"); done
-  for f in "$vdir"/hist/*.json; do need+=("$val/$(basename "$f")"); done
-fi
-if [ "$tp" != - ]; then
-  for f in "$root"/tests/fixtures/third_party/*.timings.json; do need+=("$tp/$(basename "$f")"); done
-fi
-for f in "${need[@]}"; do
-  [ -f "$f" ] || { echo "apply_recordings.sh: $f is missing; nothing was changed" >&2; exit 1; }
-done
-if [ "$rec" != - ]; then
-  for f in "$root"/analyzer/report/recorded/hist/*.json; do cp "$rec/demo/hist/$(basename "$f")" "$f"; done
-  cp "$rec/demo/multi_kernel_app.json" "$rec/demo/sites_app.json" "$root/analyzer/report/recorded/"
-  python3 "$fx/make_fixtures.py" "$rec/demo/multi_kernel_app.json" "$prov, \`atomq analyze -- multi_kernel_app\`" "$fx"
-  python3 "$fx/make_l2_fixtures.py" "$rec/l2" "$prov" "$fx"
-  python3 "$fx/make_cas_fixtures.py" "$rec/cas" "$prov" "$fx"
-  python3 "$fx/make_accumulate_fixture.py" "$rec/acc" "$prov" "$fx"
-fi
-if [ "$val" != - ]; then
-  for f in "$vdir"/*.timings.json; do
-    c=$(basename "$f" .timings.json)
-    cp "$val/$c.json" "$vdir/$c.json" && cp "$val/$c.timings.json" "$f"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+fx=tests/unit/model/fixtures
+vdir=tests/fixtures/validation
+mkdir -p "$stage/$fx" "$stage/$vdir/hist" "$stage/analyzer/report/recorded/hist" "$stage/tests/fixtures/third_party"
+# Each committed file that PATTERN (under the checkout) matches, taken from FROM by its name.
+take() {
+  local from=$1 pattern=$2 f
+  for f in "$root"/$pattern; do
+    cp "$from/$(basename "$f")" "$stage/${f#"$root"/}" || { echo "apply_recordings.sh: nothing was changed" >&2; exit 1; }
   done
-  for f in "$vdir"/hist/*.json; do cp "$val/$(basename "$f")" "$f"; done
-  python3 "$root/tools/validation_summary.py" "$vdir" --reevaluate "${BUILD:-$root/build}/python" --expectations "$vdir/expectations.json" --provenance "$prov"
+}
+if [ "$rec" != - ]; then
+  take "$rec/demo/hist" "analyzer/report/recorded/hist/*.json"
+  take "$rec/demo" "analyzer/report/recorded/*_app.json"
+  python3 "$root/$fx/make_fixtures.py" "$rec/demo/multi_kernel_app.json" "$prov, \`atomq analyze -- multi_kernel_app\`" "$stage/$fx"
+  python3 "$root/$fx/make_l2_fixtures.py" "$rec/l2" "$prov" "$stage/$fx"
+  python3 "$root/$fx/make_cas_fixtures.py" "$rec/cas" "$prov" "$stage/$fx"
+  python3 "$root/$fx/make_accumulate_fixture.py" "$rec/acc" "$prov" "$stage/$fx"
+fi
+if [ "$val" != - ]; then
+  take "$val" "$vdir/*.timings.json"
+  for f in "$root"/$vdir/*.timings.json; do take "$val" "$vdir/$(basename "$f" .timings.json).json"; done
+  take "$val" "$vdir/hist/*.json"
+  python3 "$root/tools/validation_summary.py" "$stage/$vdir" --reevaluate "${BUILD:-$root/build}/python" \
+    --expectations "$stage/$vdir/expectations.json" --provenance "$prov"
 fi
 if [ "$tp" != - ]; then
-  for f in "$root"/tests/fixtures/third_party/*.timings.json; do cp "$tp/$(basename "$f")" "$f"; done
-  python3 "$fx/make_third_party_fixtures.py" "$tp" "$prov" "$fx"
+  take "$tp" "tests/fixtures/third_party/*.timings.json"
+  python3 "$root/$fx/make_third_party_fixtures.py" "$tp" "$prov" "$stage/$fx"
 fi
+cp -r "$stage/." "$root/"
