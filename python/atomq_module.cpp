@@ -34,9 +34,9 @@ struct Table {
 
 // A chip with neither a calibrated nor a bundled table is a ValueError naming it: the CLI falls
 // back to the GH100 table with a warning, which a script would not see.
-Table load_table(const std::string& path, const std::string& chip) {
+Table load_table(const std::string& path, const std::string& chip, const std::string& gpu) {
   Table t;
-  t.selected = model::select_table(path, chip);
+  t.selected = model::select_table(path, chip, gpu);
   if (path.empty() && !chip.empty() && t.selected.origin == "bundled" &&
       t.selected.table.provenance.device.chip != chip)
     throw py::value_error("no calibrated or bundled table for chip " + chip + " (bundled: " +
@@ -143,7 +143,8 @@ py::dict record(const run::RunDocument& run, size_t i, const Table& table) {
 py::list read_run(const std::string& path, const std::optional<Table>& table) {
   const run::RunDocument run = run::load_run_document(path);
   const std::string chip = run.profiles.empty() ? "" : run.profiles.front().device.chip;
-  const Table used = table ? *table : load_table("", chip);
+  const std::string gpu = run.profiles.empty() ? "" : run.profiles.front().device.name;
+  const Table used = table ? *table : load_table("", chip, gpu);
   py::list records;
   for (size_t i = 0; i < run.profiles.size(); ++i) records.append(record(run, i, used));
   return records;
@@ -155,10 +156,12 @@ void bind_types(py::module_& m) {
       .def_property_readonly("origin", [](const Table& t) { return t.selected.origin; })
       .def_property_readonly("reason", [](const Table& t) { return t.selected.reason; })
       .def_property_readonly("chip", [](const Table& t) { return t.selected.table.provenance.device.chip; })
+      .def_property_readonly("gpu", [](const Table& t) { return t.selected.table.provenance.device.name; })
       .def_property_readonly("warnings", [](const Table& t) { return t.selected.warnings; });
   py::class_<model::KernelProfile>(m, "Profile", "one kernel launch's counters and launch configuration")
       .def_readonly("kernel_name", &model::KernelProfile::kernel_name)
       .def_property_readonly("chip", [](const model::KernelProfile& p) { return p.device.chip; })
+      .def_property_readonly("gpu", [](const model::KernelProfile& p) { return p.device.name; })
       .def_readonly("counters", &model::KernelProfile::counters)
       .def("__repr__", [](const model::KernelProfile& p) { return "<atomq.Profile " + p.kernel_name + ">"; });
 }
@@ -177,8 +180,9 @@ PYBIND11_MODULE(_atomq, m) {
         },
         "the names of the model's terms that analyze(rules={\"terms_off\": [...]}) can switch off");
   m.def("data_dir", &data_dir, "atomq's data folder (share/atomq), or None");
-  m.def("load_table", &load_table, py::arg("path") = "", py::arg("chip") = "",
-        "the table given, else the one atomq analyze would use for chip (user calibration, else bundled)");
+  m.def("load_table", &load_table, py::arg("path") = "", py::arg("chip") = "", py::arg("gpu") = "",
+        "the table given, else the one atomq analyze would use for chip and gpu, a profile's GPU name "
+        "(user calibration, else the GPU model's bundled table, else the chip's)");
   m.def("read_profiles", [](const std::string& path) { return run::load_run_document(path).profiles; },
         py::arg("path"), "the kernel profiles of a run document");
   m.def("load_profile", &model::load_kernel_profile, py::arg("path"), "one kernel profile document");

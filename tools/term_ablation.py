@@ -79,16 +79,16 @@ def verdict(analysis):
 class Evaluation:
     """Every verdict under one set of rules."""
 
-    def __init__(self, atomq, table, rules, runs, others):
+    def __init__(self, atomq, tables, rules, runs, others):
         self.kernels = {}  # name -> (class, binding unit, recommended id)
         self.rows = []
         for timings, rpath, run in runs:
-            analyses = [atomq.analyze(p, table, rules) for p in atomq.read_profiles(rpath)]
+            analyses = [atomq.analyze(p, tables.for_profile(p), rules) for p in atomq.read_profiles(rpath)]
             for k, a in zip(run["kernels"], analyses):
                 self.kernels[f"{timings['case']}:{k['profile']['source']['detail'].split('--variant ')[-1]}"] = verdict(a)
             self.rows += vs.case_rows(timings, run, analyses)
         for name, p in others:
-            self.kernels[name] = verdict(atomq.analyze(p, table, rules))
+            self.kernels[name] = verdict(atomq.analyze(p, tables.for_profile(p), rules))
         self.summary, _ = vs.summary_lines(self.rows)
 
 
@@ -122,9 +122,9 @@ def fmt_count(pair):
     return f"{pair[0]}/{pair[1]}"
 
 
-def table(atomq, table_obj):
+def table(atomq, tables):
     runs, others = validation_runs(), other_recordings(atomq)
-    base = Evaluation(atomq, table_obj, None, runs, others)
+    base = Evaluation(atomq, tables, None, runs, others)
     lines = [f"Over {len(base.kernels)} recorded kernels ({len(base.rows)} validation baselines and sweep points "
              f"with their ablations and fixes, the rest the model's fixtures and the demo's runs), each term "
              "switched off alone (`atomq.analyze(profile, table, {\"terms_off\": [TERM]})`). Columns: the kernels "
@@ -140,7 +140,7 @@ def table(atomq, table_obj):
                  fmt_fix_time_error(base.summary))]
     dead = []
     for term in atomq.model_terms():
-        ev = Evaluation(atomq, table_obj, {"terms_off": [term]}, runs, others)
+        ev = Evaluation(atomq, tables, {"terms_off": [term]}, runs, others)
         cls, bind, rec, figs = (changed(base, ev, i) for i in range(4))
         agree, inside = flips(base, ev, "agree"), flips(base, ev, "fix_inside")
         if not (cls or bind or rec or figs or any(agree) or any(inside)):
@@ -164,7 +164,7 @@ def replace_block(doc_text, block):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("module_dir", help="the folder of the atomq Python module (BUILD/python)")
-    ap.add_argument("--table", default=vs.BUNDLED_TABLE)
+    ap.add_argument("--table", help="one table for every recording (default: each recording's GPU's bundled table)")
     ap.add_argument("--markdown")
     group = ap.add_mutually_exclusive_group()
     group.add_argument("--check", metavar="DOC")
@@ -172,7 +172,7 @@ def main():
     a = ap.parse_args()
     sys.path.insert(0, os.path.abspath(a.module_dir))
     import atomq  # noqa: E402 (the module of the build named on the command line)
-    block = table(atomq, atomq.load_table(os.path.abspath(a.table)))
+    block = table(atomq, vs.Tables(atomq, a.table))
     if a.markdown:
         open(a.markdown, "w").write(block)
     if a.check or a.write:

@@ -16,11 +16,33 @@ import argparse
 import glob
 import json
 import os
+import re
 import statistics
 import sys
 
 ATOMIC_BOUND_GAIN = 1.25
-BUNDLED_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "calibration", "tables", "GH100.json")
+TABLE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "calibration", "tables")
+BUNDLED_TABLE = os.path.join(TABLE_DIR, "GH100.json")
+
+
+def bundled_table_path(chip, gpu):
+    """The bundled table a profile of that GPU is evaluated with, as the model's bundled_table_for
+    chooses it: the GPU model's own (CHIP.<name, non-alphanumerics as _>.json), else the chip's."""
+    own = os.path.join(TABLE_DIR, f"{chip}.{re.sub('[^A-Za-z0-9]', '_', gpu)}.json") if gpu and len(gpu) <= 64 else ""
+    return own if own and os.path.exists(own) else os.path.join(TABLE_DIR, f"{chip or 'GH100'}.json")
+
+
+class Tables:
+    """The table given, else each profile's bundled one (bundled_table_path), each loaded once."""
+
+    def __init__(self, atomq, path=None):
+        self.atomq, self.path, self.loaded = atomq, path, {}
+
+    def for_profile(self, p):
+        path = os.path.abspath(self.path or bundled_table_path(p.chip, p.gpu))
+        if path not in self.loaded:
+            self.loaded[path] = self.atomq.load_table(path)
+        return self.loaded[path]
 BOUND_CLASSES = ("severe", "potential")
 
 
@@ -40,7 +62,7 @@ class Reevaluator:
         sys.path.insert(0, os.path.abspath(module_dir))
         import atomq  # noqa: E402 (the module of the build named on the command line)
         self.atomq = atomq
-        self.table = atomq.load_table(os.path.abspath(table_path))
+        self.tables = Tables(atomq, table_path)
         self.rules = {"terms_off": list(terms_off)} if terms_off else None
 
     def analyses(self, run_path, run):
@@ -51,7 +73,7 @@ class Reevaluator:
         for p, k in zip(profiles, run["kernels"]):
             if p.kernel_name != k["profile"]["kernel"]["name"]:
                 raise SystemExit(f"{run_path}: profile order differs ({p.kernel_name})")
-            out.append(self.atomq.analyze(p, self.table, self.rules))
+            out.append(self.atomq.analyze(p, self.tables.for_profile(p), self.rules))
         return out
 
 
@@ -283,7 +305,8 @@ def main():
     ap.add_argument("--provenance", default="", help="provenance line for --expectations")
     ap.add_argument("--reevaluate", metavar="MODULE_DIR",
                     help="evaluate the recorded profiles again with the atomq Python module in this folder (BUILD/python)")
-    ap.add_argument("--table", default=BUNDLED_TABLE, help="service-time table for --reevaluate")
+    ap.add_argument("--table", help="service-time table for --reevaluate (default: each run's GPU's bundled "
+                    "table, else its chip's)")
     ap.add_argument("--terms-off", default="", metavar="TERM[,TERM]",
                     help="with --reevaluate: the model without these terms (rules.hpp, ModelTerm names)")
     a = ap.parse_args()
@@ -302,7 +325,7 @@ def main():
         rows = [r for r in rows if r["case"] in FIRST_SUITE]
     stats, text = summary_lines(rows)
     without = f", without {', '.join(terms_off)}" if terms_off else ""
-    source = (f"analyses: re-evaluated with the current model{without} (atomq module in {a.reevaluate}, table {os.path.relpath(a.table)})"
+    source = (f"analyses: re-evaluated with the current model{without} (atomq module in {a.reevaluate}, table {os.path.relpath(a.table) if a.table else 'of each run GPU, bundled'})"
               if reevaluator else "analyses: as stored in the run documents")
     md = markdown(rows, device) + "\n" + source + "\n\n" + text
     if a.markdown:

@@ -126,7 +126,8 @@ std::map<std::string, model::SelectedTable> own_tables(const std::vector<model::
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
                         const std::vector<model::KernelProfile>& profiles, size_t* evaluated) {
   const std::string chip = profiles.empty() ? "" : profiles.front().device.chip;
-  model::SelectedTable table = model::select_table(table_path, chip);
+  const std::string gpu = profiles.empty() ? "" : profiles.front().device.name;
+  model::SelectedTable table = model::select_table(table_path, chip, gpu);
   info.table_path = table.path;
   info.table_chip = table.table.provenance.device.chip;
   for (auto& w : table.warnings) info.warnings.push_back(w);
@@ -190,10 +191,13 @@ void print_written(FILE* stream, const std::vector<std::string>& outputs) {
 }
 
 model::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg) {
-  std::string chip;
+  std::string chip, gpu;
   for (const auto& run : request.runs)
-    if (chip.empty() && !run.profiles.empty()) chip = run.profiles.front().device.chip;
-  model::SelectedTable table = model::select_table(table_arg, chip);
+    if (chip.empty() && !run.profiles.empty()) {
+      chip = run.profiles.front().device.chip;
+      gpu = run.profiles.front().device.name;
+    }
+  model::SelectedTable table = model::select_table(table_arg, chip, gpu);
   for (const auto& w : table.warnings) spdlog::warn("{}", w);
   request.table = table.table;
   request.table_path = table.path;

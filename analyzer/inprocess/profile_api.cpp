@@ -79,7 +79,8 @@ void write_document(Capture& c, const std::string& output, const atomq::run::Ses
   fs::remove_all(c.code_directory, ec);
   an::fill_dram_peak(c.profiles);
   const std::string chip = c.profiles.empty() ? "" : c.profiles.front().device.chip;
-  const atomq::model::SelectedTable table = atomq::model::select_table(c.table, chip);
+  const std::string gpu = c.profiles.empty() ? "" : c.profiles.front().device.name;
+  const atomq::model::SelectedTable table = atomq::model::select_table(c.table, chip, gpu);
   const atomq::model::ServiceTimeModel service(table.table);
   std::vector<atomq::model::KernelAnalysis> analyses;
   for (const KernelProfile& p : c.profiles) analyses.push_back(atomq::model::analyze(p, service));

@@ -2,6 +2,7 @@
 #include "atomq/model/table_selection.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <utility>
@@ -236,6 +237,20 @@ std::optional<std::string> bundled_table_path(const std::string& dir, const std:
   const std::filesystem::path path = std::filesystem::path(dir) / (chip + ".json");
   if (std::filesystem::is_regular_file(path, ec)) return path.string();
   return std::nullopt;
+}
+
+std::optional<std::string> bundled_gpu_table_path(const std::string& dir, const std::string& chip,
+                                                  const std::string& gpu_name) {
+  if (gpu_name.empty() || gpu_name.size() > 64) return std::nullopt;
+  std::string model;
+  for (const char ch : gpu_name) model += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return bundled_table_path(dir, chip + "." + model);
+}
+
+std::optional<std::string> bundled_table_for(const std::string& dir, const std::string& chip,
+                                             const std::string& gpu_name) {
+  if (auto own = bundled_gpu_table_path(dir, chip, gpu_name)) return own;
+  return bundled_table_path(dir, chip);
 }
 
 }  // namespace atomq::model

@@ -56,14 +56,17 @@ std::string shown(const std::string& chip) {
   return out + (chip.size() > 64 ? "..." : "");
 }
 
-void choose_bundled(SelectedTable& s, const std::string& wanted, const std::string& user_path,
-                    const std::string& user_error = "") {
+void choose_bundled(SelectedTable& s, const std::string& wanted, const std::string& gpu_name,
+                    const std::string& user_path, const std::string& user_error = "") {
   s.origin = "bundled";
   const std::string dir = bundled_table_dir();
   const std::string none = !user_error.empty() ? "user table " + user_path + " unusable"
                            : user_path.empty() ? "no user table ($HOME unset)"
                                                : "no " + user_path;
-  if (auto bundled = bundled_table_path(dir, wanted)) {
+  if (auto own = bundled_gpu_table_path(dir, wanted, gpu_name)) {
+    s.path = *own;
+    s.reason = none + ": the table bundled with atomq for the " + shown(gpu_name);
+  } else if (auto bundled = bundled_table_path(dir, wanted)) {
     s.path = *bundled;
     s.reason = none + ": the table bundled with atomq for " + wanted;
   } else {
@@ -76,7 +79,7 @@ void choose_bundled(SelectedTable& s, const std::string& wanted, const std::stri
 
 // Loads the user's table into s; false when it does not load: then s names the bundled table,
 // with a warning, since a broken file in $HOME must not stop analyze and report.
-bool load_user_table(SelectedTable& s, const std::string& wanted) {
+bool load_user_table(SelectedTable& s, const std::string& wanted, const std::string& gpu_name) {
   try {
     s.table = calibration::load_service_table(s.path);
     return true;
@@ -85,7 +88,7 @@ bool load_user_table(SelectedTable& s, const std::string& wanted) {
     s.warnings.push_back("the calibrated table " + user_path + " cannot be used (" + e.what() +
                          "); using the bundled table instead: run `atomq calibrate` to recalibrate, "
                          "or delete " + user_path);
-    choose_bundled(s, wanted, user_path, e.what());
+    choose_bundled(s, wanted, gpu_name, user_path, e.what());
     return false;
   }
 }
@@ -112,7 +115,7 @@ calibration::ServiceTable load_selected(const SelectedTable& s) {
 
 }  // namespace
 
-SelectedTable select_table(const std::string& explicit_path, const std::string& chip) {
+SelectedTable select_table(const std::string& explicit_path, const std::string& chip, const std::string& gpu_name) {
   SelectedTable s;
   const char* env = std::getenv("ATOMQ_TABLE");
   const bool usable_chip = is_chip_name(chip);
@@ -134,9 +137,9 @@ SelectedTable select_table(const std::string& explicit_path, const std::string& 
     s.path = user_path;
     s.origin = "user calibration";
     s.reason = "calibrated on this machine for " + wanted + " (atomq calibrate)";
-    loaded = load_user_table(s, wanted);
+    loaded = load_user_table(s, wanted, gpu_name);
   } else {
-    choose_bundled(s, wanted, user_path);
+    choose_bundled(s, wanted, gpu_name, user_path);
   }
   if (!loaded) s.table = load_selected(s);
   if (!usable_chip)
@@ -145,13 +148,21 @@ SelectedTable select_table(const std::string& explicit_path, const std::string& 
   else if (s.table.provenance.device.chip != chip)
     s.warnings.push_back("table " + s.path + " was calibrated on " + s.table.provenance.device.chip +
                          " but the GPU is " + chip + ": predictions may be off; run `atomq calibrate`");
+  else if (s.origin == "bundled" && !gpu_name.empty() && !s.table.provenance.device.name.empty() &&
+           s.table.provenance.device.name != gpu_name)
+    // Same chip, other board: the latencies to L2 and memory, and the launch floor, are not this GPU's.
+    s.warnings.push_back("the bundled " + chip + " table was calibrated on an " + s.table.provenance.device.name +
+                         ", this GPU is an " + shown(gpu_name) + ": latency-bound verdicts may be off; run "
+                         "`atomq calibrate` on it");
   return s;
 }
 
-SelectedTable select_device_table(const std::string& explicit_path, const std::string& chip, const std::string& uuid) {
+SelectedTable select_device_table(const std::string& explicit_path, const std::string& chip, const std::string& uuid,
+                                  const std::string& gpu_name) {
   const char* env = std::getenv("ATOMQ_TABLE");
   const std::string own = user_device_table_path(chip.empty() ? "GH100" : chip, uuid);
-  if (!explicit_path.empty() || (env && *env) || !user_table_exists(own)) return select_table(explicit_path, chip);
+  if (!explicit_path.empty() || (env && *env) || !user_table_exists(own))
+    return select_table(explicit_path, chip, gpu_name);
   SelectedTable s;
   s.path = own;
   s.origin = "user calibration of this GPU";

@@ -47,6 +47,33 @@ TEST_F(TableSelection, UserTableWhereCalibrateInstallsIt) {
   EXPECT_EQ(user_table_path("GH100"), (work_ / "xdg/atomq/tables/GH100.json").string());
 }
 
+// Boards of one chip differ (an H100 SXM and an H200: memory, latencies, launch floor): the
+// bundled table of the GPU model comes before the chip's, and the chip's table of another board
+// is used with a warning that names both.
+TEST_F(TableSelection, TheGpuModelsBundledTableComesBeforeTheChipsTable) {
+  ::setenv("HOME", work_.c_str(), 1);
+  const std::string h100 = "NVIDIA H100 80GB HBM3";
+  const auto own = bundled_gpu_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100", h100);
+  ASSERT_TRUE(own) << "calibration/tables/GH100.NVIDIA_H100_80GB_HBM3.json is part of the tree";
+  EXPECT_EQ(fs::path(*own).filename(), "GH100.NVIDIA_H100_80GB_HBM3.json");
+  const SelectedTable s = select_table("", "GH100", h100);
+  EXPECT_EQ(s.path, *own);
+  EXPECT_EQ(s.table.provenance.device.name, h100);
+  EXPECT_TRUE(s.warnings.empty());
+  EXPECT_EQ(bundled_table_for(ATOMQ_BUNDLED_TABLE_DIR, "GH100", h100), own);
+
+  const SelectedTable chip = select_table("", "GH100", "NVIDIA H200");
+  EXPECT_EQ(fs::path(chip.path).filename(), "GH100.json");
+  EXPECT_TRUE(chip.warnings.empty()) << "the chip's table was calibrated on an H200";
+  const SelectedTable other = select_table("", "GH100", "NVIDIA H100 PCIe");
+  EXPECT_EQ(fs::path(other.path).filename(), "GH100.json");
+  ASSERT_EQ(other.warnings.size(), 1u);
+  EXPECT_NE(other.warnings[0].find("NVIDIA H100 PCIe"), std::string::npos) << other.warnings[0];
+  EXPECT_NE(other.warnings[0].find("NVIDIA H200"), std::string::npos) << other.warnings[0];
+  EXPECT_EQ(bundled_gpu_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100", "../GH100"), std::nullopt);
+  EXPECT_EQ(select_table(own->c_str(), "GH100", "NVIDIA H200").origin, "--table");
+}
+
 TEST_F(TableSelection, AGpusOwnTableComesBeforeTheChipsTable) {
   ::setenv("HOME", work_.c_str(), 1);
   const std::string uuid = "GPU-00000000-1111-2222-3333-444444444444";

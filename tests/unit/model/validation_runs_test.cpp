@@ -1,5 +1,5 @@
-// The validation suite's recorded H200 runs (tests/fixtures/validation/, docs/validation.md),
-// evaluated again with this build's model and the bundled table. For every baseline (and sweep
+// The validation suite's recorded runs (tests/fixtures/validation/, docs/validation.md),
+// evaluated again with this build's model and the bundled table of the GPU they ran on. For every baseline (and sweep
 // point) with an ablation, the ground truth is "atomic-bound" when the ablation is >= 1.25x
 // faster; the model agrees when its class is severe or potential exactly then. For every fix, the
 // measured gain (baseline time / fix time, from the timings) is inside or outside the interval
@@ -32,6 +32,17 @@ const std::string kDir = ATOMQ_VALIDATION_RUNS_DIR;
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
+}
+
+// The bundled table of the GPU a profile ran on (its GPU model's, else its chip's), loaded once.
+const ServiceTimeModel& model_for(const KernelProfile& p) {
+  static std::map<std::string, ServiceTimeModel> loaded;
+  const auto path = bundled_table_for(ATOMQ_BUNDLED_TABLE_DIR, p.device.chip, p.device.name);
+  EXPECT_TRUE(path) << "no bundled table for " << p.device.chip;
+  auto it = loaded.find(path.value_or(""));
+  if (it == loaded.end())
+    it = loaded.emplace(*path, ServiceTimeModel(calibration::load_service_table(*path))).first;
+  return it->second;
 }
 
 // variant -> profile, from the run document's source details ("... --variant NAME").
@@ -104,9 +115,6 @@ Verdict verdict(const nlohmann::json& timings, const std::string& variant, const
 
 TEST(ValidationRuns, VerdictsOfTheRecordedRunsHold) {
   if (!std::filesystem::exists(kDir + "/expectations.json")) GTEST_SKIP() << "no recorded validation runs";
-  const auto table_path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
-  ASSERT_TRUE(table_path);
-  const ServiceTimeModel model(calibration::load_service_table(*table_path));
   const nlohmann::json expectations = read_json(kDir + "/expectations.json");
   ASSERT_TRUE(expectations.contains("provenance"));
   int checked = 0;
@@ -118,7 +126,7 @@ TEST(ValidationRuns, VerdictsOfTheRecordedRunsHold) {
     for (const auto& [variant, expected] : variants.items()) {
       SCOPED_TRACE(variant);
       ASSERT_TRUE(profiles.count(variant)) << "no profile of " << variant;
-      const Verdict v = verdict(timings, variant, analyze(profiles.at(variant), model));
+      const Verdict v = verdict(timings, variant, analyze(profiles.at(variant), model_for(profiles.at(variant))));
       EXPECT_EQ(v.agree, expected.at("agree").get<bool>());
       if (expected.contains("fix_inside")) {
         ASSERT_TRUE(v.fix_inside.has_value());
@@ -130,23 +138,21 @@ TEST(ValidationRuns, VerdictsOfTheRecordedRunsHold) {
   EXPECT_GT(checked, 0);
 }
 
-ServiceTimeModel bundled_model() {
-  const auto table_path = bundled_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100");
-  EXPECT_TRUE(table_path);
-  return ServiceTimeModel(calibration::load_service_table(*table_path));
-}
 
 KernelProfile hist_profile(const std::string& name) {
   const std::string path = kDir + "/hist/" + name + ".json";
   return kernel_profile_from_json(read_json(path).at("kernels").at(0).at("profile"), path);
 }
 
+// The bundled table of the GPU the suite's recordings ran on (the set is recorded on one GPU).
+const ServiceTimeModel& recordings_model() { return model_for(hist_profile("hist-u8-lane_replicated-uniform")); }
+
 // A u8 histogram near DRAM bandwidth, profiled live (atomq hist --analyze): the collector's
 // peak bandwidth makes the memory finding fire.
 TEST(ValidationRuns, LiveU8HistogramNearBandwidthRaisesTheMemoryFinding) {
   const KernelProfile p = hist_profile("hist-u8-lane_replicated-uniform");
   EXPECT_GT(p.device.dram_peak_bytes_per_s, 0.0) << "the profile carries the device's peak bandwidth";
-  const KernelAnalysis a = analyze(p, bundled_model());
+  const KernelAnalysis a = analyze(p, recordings_model());
   const Finding* f = a.find(FindingKind::kHiddenMemoryBottleneck);
   ASSERT_NE(f, nullptr);
   for (const Evidence& e : f->evidence)
@@ -156,7 +162,7 @@ TEST(ValidationRuns, LiveU8HistogramNearBandwidthRaisesTheMemoryFinding) {
 // rank_shared (one-value u8 input) against its lane-replicated fix, both timed by atomq hist:
 // the measured gain lies inside the interval of the replication / no-conflict what-ifs.
 TEST(ValidationRuns, RankSharedToLaneReplicatedInsideItsInterval) {
-  const KernelAnalysis a = analyze(hist_profile("hist-u8-rank_shared-single"), bundled_model());
+  const KernelAnalysis a = analyze(hist_profile("hist-u8-rank_shared-single"), recordings_model());
   const double base = read_json(kDir + "/hist/hist-u8-rank_shared-single.result.json").at("median_ms");
   const double fixed = read_json(kDir + "/hist/hist-u8-rank_lane_replicated-single.result.json").at("median_ms");
   const GainInterval* iv = fix_interval(a, std::vector{WhatIfId::kNoConflicts});
@@ -182,7 +188,7 @@ double measured_gain(const std::string& timings_path, const std::string& baselin
 // block): the random-colour one's shared U 58% and L2 U 36% add up to severe; the single-colour
 // one's 34% + 13% stay below the mark; the same kernel in two waves is not in sequence.
 TEST(ValidationRuns, OneWavePrivatizedHistogramAddsItsTwoUnits) {
-  const ServiceTimeModel model = bundled_model();
+  const ServiceTimeModel& model = recordings_model();
   const KernelAnalysis random = analyze(case_profile("image_random_colour", "shared_atomics"), model);
   ASSERT_TRUE(random.units_in_sequence.evaluated);
   EXPECT_NEAR(random.units_in_sequence.utilization, random.utilization.mean + random.l2.utilization, 1e-12);
@@ -211,7 +217,7 @@ TEST(ValidationRuns, OneWavePrivatizedHistogramAddsItsTwoUnits) {
 // more than the high end.
 TEST(ValidationRuns, SaturatedSliceAndUnknownBinsWidenThePrivatizeInterval) {
   const KernelProfile p = case_profile("particle_binning_clustered", "global_atomics");
-  const KernelAnalysis a = analyze(p, bundled_model());
+  const KernelAnalysis a = analyze(p, recordings_model());
   ASSERT_GE(a.l2.utilization, 0.9);
   const GainInterval* iv = fix_interval(a, std::vector{WhatIfId::kPrivatize});
   ASSERT_NE(iv, nullptr);
@@ -241,7 +247,7 @@ TEST(ValidationRuns, SaturatedSliceAndUnknownBinsWidenThePrivatizeInterval) {
 // predicts: most requests stay in L2 and its hottest slice falls to about the mean slice's load.
 TEST(ValidationRuns, HotWordsOnlyIsThePrivatizeLeastChange) {
   const KernelProfile p = case_profile("degree_count", "global_atomics");
-  const KernelAnalysis a = analyze(p, bundled_model());
+  const KernelAnalysis a = analyze(p, recordings_model());
   ASSERT_EQ(a.l2.basis, L2ServiceBasis::kHotSlice);
   const L2Inputs& in = a.l2.inputs;
   const double kept = in.requests - (in.requests_hottest_slice - in.requests / in.slices);
@@ -307,7 +313,7 @@ TEST(ValidationRuns, RequestPortBindsTheFiveKernelsOfTheLiveH100Run) {
 // rest slower by 8/6 plus the merge; its high end the one-wave grid's fewer merges.
 TEST(ValidationRuns, OneCopyPerWarpKeepsKAndCostsOccupancy) {
   const KernelProfile p = case_profile("image_random_colour", "shared_atomics");
-  const KernelAnalysis a = analyze(p, bundled_model());
+  const KernelAnalysis a = analyze(p, recordings_model());
   const GainInterval* iv = fix_interval(a, std::vector{WhatIfId::kReplicatePerWarp});
   ASSERT_NE(iv, nullptr);
   const double T = *p.counter(metric::kDurationNs);
@@ -329,7 +335,7 @@ TEST(ValidationRuns, OneCopyPerWarpKeepsKAndCostsOccupancy) {
   // high end, a what-if that changes nothing, not proposed.
   KernelProfile twice = p;
   twice.launch.grid[0] *= 2;
-  const KernelAnalysis twice_analysis = analyze(twice, bundled_model());
+  const KernelAnalysis twice_analysis = analyze(twice, recordings_model());
   EXPECT_EQ(fix_interval(twice_analysis, std::vector{WhatIfId::kReplicatePerWarp}), nullptr);
 }
 
@@ -337,7 +343,7 @@ TEST(ValidationRuns, OneCopyPerWarpKeepsKAndCostsOccupancy) {
 // classes it; the unit busy half the time, its fix's low end is the full-overlap bound (no
 // gain), not the loop's "time proportional to instructions" (2.2x), which the fix (1.72x) beat.
 TEST(ValidationRuns, CasLoopFixLowEndIsTheFullOverlapBound) {
-  const KernelAnalysis a = analyze(case_profile("float_histogram", "shared_float_atomics"), bundled_model());
+  const KernelAnalysis a = analyze(case_profile("float_histogram", "shared_float_atomics"), recordings_model());
   EXPECT_EQ(a.utilization_class, UtilizationClass::kPotential);
   const Finding* f = a.find(FindingKind::kCasRetry);
   ASSERT_NE(f, nullptr);
@@ -353,7 +359,7 @@ TEST(ValidationRuns, CasLoopFixLowEndIsTheFullOverlapBound) {
 // the round trips at that load (docs/model.md, "Round trips"); their ablations are 8.1x and 3.4x
 // faster. The probe-with-loads fixes keep few ATOMs in flight and are not bound by them.
 TEST(ValidationRuns, HashProbesAtHighLoadAreBoundByTheirRoundTrips) {
-  const ServiceTimeModel model = bundled_model();
+  const ServiceTimeModel& model = recordings_model();
   for (const char* name : {"hash_build_load90_uniform", "hash_build_load90_skewed"}) {
     SCOPED_TRACE(name);
     const KernelAnalysis base = analyze(case_profile(name, "cas_probe"), model);
@@ -376,7 +382,7 @@ TEST(ValidationRuns, HashProbesAtHighLoadAreBoundByTheirRoundTrips) {
 // per request and load; low end: the load waits as long as the CAS did, and at most one claim per
 // useful update follows it, which can make the kernel slower than it was.
 TEST(ValidationRuns, ProbeChainWithLoadsTakesTheLoadRoundTripFromTheTable) {
-  const ServiceTimeModel model = bundled_model();
+  const ServiceTimeModel& model = recordings_model();
   const KernelProfile p = case_profile("hash_build_load90_uniform", "cas_probe");
   const KernelAnalysis a = analyze(p, model);
   const Finding* rt = a.find(FindingKind::kL2RoundTrip);
@@ -424,7 +430,7 @@ const WhatIf* what_if_with(const KernelAnalysis& a, WhatIfId id) {
 // fix is priced by the law within a factor 3; the float max's running value stops changing, so
 // its blocks' CASes barely retry and a probe could skip most of its CASes.
 TEST(ValidationRuns, GlobalCasLoopsArePricedByTheRetryLaw) {
-  const ServiceTimeModel model = bundled_model();
+  const ServiceTimeModel& model = recordings_model();
   const KernelAnalysis product = analyze(case_profile("cas_product_one_address", "cas_loop"), model);
   ASSERT_TRUE(product.has(FindingKind::kCasRetry));
   for (const Finding& f : product.findings) EXPECT_EQ(f.title.find("spin lock"), std::string::npos) << f.title;
@@ -449,7 +455,7 @@ TEST(ValidationRuns, GlobalCasLoopsArePricedByTheRetryLaw) {
 // least the loads' round trips (the load latency floor) on the L2 what-ifs and the DSMEM one;
 // their high end does not (an estimate, not a floor: a kernel with loads in flight runs below it).
 TEST(ValidationRuns, WhatIfsKeepTheLoadLatencyFloorAtTheirLowEnd) {
-  const ServiceTimeModel model = bundled_model();
+  const ServiceTimeModel& model = recordings_model();
   const std::pair<const char*, WhatIfId> cases[] = {{"upsample_backward", WhatIfId::kPrivatize},
                                                     {"dsmem_histogram", WhatIfId::kBlockLocalBins},
                                                     {"degree_count", WhatIfId::kPrivatize}};

@@ -94,4 +94,14 @@ class ServiceTimeModel {
 // The bundled table for a chip: <dir>/<chip>.json when that file exists.
 std::optional<std::string> bundled_table_path(const std::string& dir, const std::string& chip);
 
+// The bundled table of one GPU model of a chip (boards of one chip differ in memory and clocks,
+// e.g. an H100 SXM and an H200): <dir>/<chip>.<gpu name, other than letters and digits as '_'>.json
+// when that file exists; gpu_name as the driver gives it ("NVIDIA H100 80GB HBM3").
+std::optional<std::string> bundled_gpu_table_path(const std::string& dir, const std::string& chip,
+                                                  const std::string& gpu_name);
+
+// The bundled table a profile of that GPU is evaluated with: its GPU model's, else its chip's.
+std::optional<std::string> bundled_table_for(const std::string& dir, const std::string& chip,
+                                             const std::string& gpu_name);
+
 }  // namespace atomq::model

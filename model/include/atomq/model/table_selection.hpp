@@ -1,6 +1,6 @@
 // Which service-time table to use for a chip: --table, else $ATOMQ_TABLE, else the user's
 // calibrated table (user_table_path), else the bundled one under atomq's data folder
-// (atomq/common/data_dir.hpp).
+// (atomq/common/data_dir.hpp): the GPU model's own where one is bundled, else the chip's.
 #pragma once
 
 #include <string>
@@ -37,11 +37,14 @@ std::string bundled_table_dir();
 // chip may be empty (unknown): then the bundled GH100 table is used, with a warning; so is a
 // chip that is not a chip name. A user folder that cannot be read is passed over, and a user
 // table that cannot be loaded too, with a warning naming it, the error and the fix (the
-// bundled table is tried). A table given with --table or $ATOMQ_TABLE must load.
-SelectedTable select_table(const std::string& explicit_path, const std::string& chip);
+// bundled table is tried). A table given with --table or $ATOMQ_TABLE must load. gpu_name (the
+// driver's name of the board, may be empty) picks a bundled table of that GPU model before the
+// chip's (bundled_gpu_table_path); the chip's table of another board comes with a warning.
+SelectedTable select_table(const std::string& explicit_path, const std::string& chip, const std::string& gpu_name = "");
 
 // As select_table, but the GPU's own table (user_device_table_path) comes before the chip's
 // when neither --table nor $ATOMQ_TABLE names one. uuid may be empty (unknown GPU).
-SelectedTable select_device_table(const std::string& explicit_path, const std::string& chip, const std::string& uuid);
+SelectedTable select_device_table(const std::string& explicit_path, const std::string& chip, const std::string& uuid,
+                                  const std::string& gpu_name = "");
 
 }  // namespace atomq::model
