@@ -220,8 +220,7 @@ void add_analyze_command(CLI::App& app, CommandRunner& selected) {
                 "repeating the launch once per pass from a device-memory checkpoint (a range per kernel node)");
   sub->add_flag("--sector-counters", c.sector_counters,
                 "also collect the counters on request: the global sectors that price a warp merge on any traffic "
-                "and the SMs' request port to the L2 (docs/model.md, \"Lanes per sector\", \"The request port\"; "
-                "two more replay passes per kernel on GH100)");
+                "(docs/model.md, \"Lanes per sector\"; one more replay pass per kernel on GH100)");
   sub->add_flag("!--no-loaded-code", c.keep_loaded_code,
                 "keep no copies of the modules the program loads (up to 512 MiB of its host memory): kernels "
                 "outside the executable (shared libraries, run-time modules) then get no SASS hints");

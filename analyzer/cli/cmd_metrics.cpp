@@ -96,7 +96,7 @@ void add_metrics_command(CLI::App& app, CommandRunner& selected) {
   sub->add_flag("--list", args->list, "table with the model input each feeds, checked on --chip, and the pass count");
   sub->add_flag("--list-chips", args->list_chips, "the chip names --chip takes (CUPTI's list)");
   sub->add_flag("--sector-counters", args->sector_counters,
-                "with the counters `atomq analyze --sector-counters` adds (two more replay passes)");
+                "with the counters `atomq analyze --sector-counters` adds (one more replay pass)");
   sub->add_option("--chip", args->chip, "CUPTI chip name to check against, any case (default GH100)");
 }
 

@@ -228,7 +228,7 @@ void add_validate_command(CLI::App& app, CommandRunner& selected) {
   sub->add_flag("!--no-instructions", opts->instructions,
                 "no per-instruction run for the variants whose kernel has a CAS loop (shared or global)");
   sub->add_flag("--sector-counters", opts->sector_counters,
-                "also collect the counters on request (atomq analyze --sector-counters; two more replay passes)");
+                "also collect the counters on request (atomq analyze --sector-counters; one more replay pass)");
   sub->add_option("-o,--output", opts->output, "run document (default atomq-validate-CASE.json)");
   sub->add_option("--timings", opts->timings, "timings JSON (default atomq-validate-CASE.timings.json)");
   sub->add_option("--table", opts->table, "service-time table (default: for the GPU's chip)");

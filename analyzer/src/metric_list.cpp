@@ -39,13 +39,17 @@ const std::vector<MetricSpec>& atomq_metrics() {
       {m::kDsmemAtomRequests, "atomic requests to a cluster peer's shared memory (DSMEM)", "DSMEM path", false},
       {m::kDsmemRedAsyncRequests, "red.async requests to a cluster peer's shared memory", "DSMEM path", false},
       {m::kDsmemRequestBusyMax, "cycles the busiest SM's DSMEM request path was active", "DSMEM path", false},
-      {m::kBulkReductionBytes, "bytes TMA bulk reductions wrote towards the L2", "path: bulk reduction (not modelled)", false},
+      {m::kBulkReductionInst, "TMA bulk-reduction instructions (UBLKRED, towards the L2)", "path: bulk reduction (not modelled)", false},
       {m::kL2HostAtomRequests, "L2 atomic requests to host memory", "path: host memory (not modelled)", false},
       {m::kL2HostRedRequests, "L2 reduction requests to host memory", "path: host memory (not modelled)", false},
       {m::kGlobalLoadInst, "LDG warp instructions", "load latency floor", false},
       {m::kL1SectorHitRatePct, "share of L1 tag sectors that hit", "load latency floor: L1 residency", false},
       {m::kL2ReadSectors, "L2 read sectors from the SMs", "load latency floor: sectors per request", false},
       {m::kL2ReadSectorsHit, "L2 read sectors L2 held (the rest from DRAM)", "load latency floor: L2 residency", false},
+      {m::kL1XbarRequestActive, "cycles an SM's L1 handed a request to the crossbar, summed", "L2 queue: request port", false},
+      {m::kL1XbarRequestStalled, "cycles an SM's L1 held a request the crossbar did not take, summed", "L2 queue: request port", false},
+      {m::kL1CyclesElapsedSum, "L1 cycles elapsed, summed over SMs", "L2 queue: request port (time base)", false},
+      {m::kL2RequestsFromSms, "L2 requests from the SMs, every kind", "L2 queue: request port (the atomics' share)", false},
   };
   return list;
 }
@@ -55,10 +59,6 @@ const std::vector<MetricSpec>& sector_metrics() {
       {m::kGlobalSectorsSass, "distinct sectors of each global memory instruction, summed", "L2 queue: lanes per sector", false},
       {m::kL1GlobalLoadSectors, "L1 sectors of global loads", "L2 queue: lanes per sector (the loads' part)", false},
       {m::kL2WriteSectors, "L2 write sectors from the SMs (global stores)", "L2 queue: lanes per sector (the stores' part)", false},
-      {m::kL1XbarRequestActive, "cycles an SM's L1 handed a request to the crossbar, summed", "L2 queue: request port", false},
-      {m::kL1XbarRequestStalled, "cycles an SM's L1 held a request the crossbar did not take, summed", "L2 queue: request port", false},
-      {m::kL1CyclesElapsedSum, "L1 cycles elapsed, summed over SMs", "L2 queue: request port (time base)", false},
-      {m::kL2RequestsFromSms, "L2 requests from the SMs, every kind", "L2 queue: request port (the atomics' share)", false},
   };
   return list;
 }

@@ -229,9 +229,9 @@ void name_the_other_floor(KernelAnalysis& a) {
   a.findings.front().recommendation = "Not the atomics: " + a.time.other_floor + ".";
 }
 
-// A not-bound kernel with global atomics whose request port was not read: the slices' U does not
-// show requests that wait to enter the crossbar (docs/model.md, "The request port"), so its
-// headline says what was not checked and how to check it.
+// A not-bound kernel with global atomics whose request port was not read (a recording or an ncu
+// export made without its counters): the slices' U does not show requests that wait to enter the
+// crossbar (docs/model.md, "The request port"), so its headline says what was not checked.
 void say_the_port_was_not_read(KernelAnalysis& a) {
   if (a.findings.empty() || a.findings.front().kind != FindingKind::kUtilization ||
       a.utilization_class != UtilizationClass::kNotAtomicBound || !a.l2.evaluated || !(a.l2.inputs.requests > 0) ||
@@ -239,8 +239,8 @@ void say_the_port_was_not_read(KernelAnalysis& a) {
     return;
   a.findings.front().recommendation +=
       " The SMs' request port to the L2 was not read: where a warp's lanes share words (sorted ids, smooth data), "
-      "the atomics can hold it while the slices are not saturated; atomq analyze --sector-counters reads it (two "
-      "more replay passes).";
+      "the atomics can hold it while the slices are not saturated; atomq analyze reads it (an ncu export: the "
+      "list of atomq metrics).";
 }
 
 // Both queues, the kernel's class and binding unit, then the findings: the headline first.

@@ -54,11 +54,11 @@ std::vector<PathTraffic> unmodelled_path_traffic(const KernelProfile& p, const s
       t.text += fmt::format("; the busiest SM's DSMEM request path active {:.0f}% of its cycles", 100.0 * *busy / *cycles);
     out.push_back(std::move(t));
   }
-  if (const double bytes = p.counter_or_zero(metric::kBulkReductionBytes); bytes > 0)
-    out.push_back({AtomicPath::kBulkReduction, bytes, "bytes",
-                   fmt::format("TMA bulk reductions (cp.reduce.async.bulk): {:.3g} bytes towards the L2, which counts "
-                               "them among its reduction requests",
-                               bytes),
+  if (const double bulk = p.counter_or_zero(metric::kBulkReductionInst); bulk > 0)
+    out.push_back({AtomicPath::kBulkReduction, bulk, "instructions",
+                   fmt::format("TMA bulk reductions (cp.reduce.async.bulk): {:.3g} instructions towards the L2, which "
+                               "counts them among its reduction requests",
+                               bulk),
                    true});
   const auto calibrated = [&](GlobalAtomicOp op) {
     return std::find(calibrated_ops.begin(), calibrated_ops.end(), op) != calibrated_ops.end();

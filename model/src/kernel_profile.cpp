@@ -356,7 +356,7 @@ void validate_kernel_profile(const KernelProfile& profile, const std::string& so
 
 bool executes_atomics(const KernelProfile& profile) {
   for (const char* name : {metric::kSharedAtomInst, metric::kGlobalAtomInst, metric::kGlobalRedInst,
-                           metric::kDsmemAtomRequests, metric::kDsmemRedAsyncRequests, metric::kBulkReductionBytes})
+                           metric::kDsmemAtomRequests, metric::kDsmemRedAsyncRequests, metric::kBulkReductionInst})
     if (profile.counter(name).value_or(0) > 0) return true;
   return false;
 }

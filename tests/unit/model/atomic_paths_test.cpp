@@ -165,7 +165,7 @@ TEST_F(OtherPaths, BulkReductionsLeaveTheL2Unevaluated) {
   l2.red_hottest = 6336;
   l2.elapsed_cycles = 14912 * test::kL2ClockMhz / 1000;
   KernelProfile p = kernel(l2);
-  p.counters[metric::kBulkReductionBytes] = 17301504;
+  p.counters[metric::kBulkReductionInst] = 4224;  // one UBLKRED per bulk reduction
   const KernelAnalysis a = analyze(p, model);
   EXPECT_FALSE(a.l2.evaluated);
   EXPECT_NE(a.l2.not_evaluated_reason.find("bulk reductions"), std::string::npos) << a.l2.not_evaluated_reason;

@@ -84,7 +84,7 @@ struct CollectorOptions {
   std::vector<std::string> nvtx_include, nvtx_exclude;
   // false: only launches between cudaProfilerStart and cudaProfilerStop (cuProfilerStart/Stop).
   bool profile_from_start = true;
-  bool sector_counters = false;  // the counters on request too (two more replay passes on GH100)
+  bool sector_counters = false;  // the counters on request too (one more replay pass on GH100)
 };
 
 // Patterns one per line, and back (a range name holds no line break).

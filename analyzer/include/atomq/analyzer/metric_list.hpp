@@ -16,9 +16,10 @@ struct MetricSpec {
 
 const std::vector<MetricSpec>& atomq_metrics();
 std::vector<std::string> atomq_metric_names();
-// The counters of "Lanes per sector" and "The request port" (docs/model.md), collected only when
-// asked (`--sector-counters`): they cost GH100 a fifth and a sixth replay pass, and every
-// committed recording holds the default list (tests/unit/recordings_current_test.cpp).
+// The counters of "Lanes per sector" (docs/model.md), collected only when asked
+// (`--sector-counters`): they cost GH100 a fifth replay pass, and every committed recording holds
+// the default list (tests/unit/recordings_current_test.cpp). The request port's four counters are
+// in the default list: beside it they take no replay pass of their own on GH100.
 const std::vector<MetricSpec>& sector_metrics();
 // The default list, with the sector counters after it when asked.
 std::vector<MetricSpec> collector_metrics(bool sector_counters);

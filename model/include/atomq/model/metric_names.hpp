@@ -78,12 +78,14 @@ inline constexpr const char* kL1CyclesElapsedSum = "l1tex__cycles_elapsed.sum";
 inline constexpr const char* kL2RequestsFromSms = "lts__t_requests_srcunit_tex.sum";
 // The other atomic paths (atomic_paths.hpp). Warp-level atomic requests to a cluster peer's
 // shared memory (DSMEM: generic ATOM/RED on its window, and REDAS), the cycles the SM's DSMEM
-// request path was busy (busiest SM; the DSMEM unit, dsmem_unit.hpp), the bytes TMA bulk
-// reductions wrote towards the L2, and the L2 atomic requests to host memory (the system aperture).
+// request path was busy (busiest SM; the DSMEM unit, dsmem_unit.hpp), the TMA bulk reductions'
+// instructions (SASS-patched: their byte counter would cost the collector a fifth replay pass on
+// GH100 beside the request port's counters), and the L2 atomic requests to host memory (the
+// system aperture).
 inline constexpr const char* kDsmemAtomRequests = "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum";
 inline constexpr const char* kDsmemRedAsyncRequests = "l1tex__t_requests_pipe_lsu_mem_dshared_op_redas.sum";
 inline constexpr const char* kDsmemRequestBusyMax = "l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.max";
-inline constexpr const char* kBulkReductionBytes = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum";
+inline constexpr const char* kBulkReductionInst = "sm__sass_inst_executed_op_tma_red.sum";
 inline constexpr const char* kL2HostAtomRequests = "lts__t_requests_aperture_sysmem_op_atom.sum";
 inline constexpr const char* kL2HostRedRequests = "lts__t_requests_aperture_sysmem_op_red.sum";
 
