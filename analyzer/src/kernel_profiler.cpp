@@ -324,9 +324,10 @@ struct KernelProfilingSession::State {
     profile.graph = std::move(tag);
     // SASS-patched counters (smsp__sass_*) read 0 over a user range around a graph launch
     // where its kernels' direct launches count (measured): left out rather than reported as 0.
+    // sm__sass_* (the bulk reductions' count) are instruction counts of the same kind: left out too.
     const auto& metric_names = prof.config().metrics();
     for (size_t i = 0; i < metric_names.size() && i < values.size(); ++i)
-      if (metric_names[i].rfind("smsp__sass_", 0) != 0) profile.counters[metric_names[i]] = values[i];
+      if (metric_names[i].find("__sass_") == std::string::npos) profile.counters[metric_names[i]] = values[i];
     ++stats.launches_profiled;
     if (sink) sink(profile);
     for (const PendingLaunch& n : nodes) save_code_of(n.name);
