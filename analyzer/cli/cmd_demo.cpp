@@ -1,7 +1,8 @@
 // atomq demo [-o DIR]: the whole job in one command. With a GPU: calibrate (quick grid), run
 // the histogram family on one-value and uniform inputs with --analyze, write the report.
-// Without one: the same analysis on profiles recorded on an H200 by atomq itself, with the
-// bundled H200 table, and the report says plainly that it replays recorded data.
+// Without one: the same analysis on profiles recorded by atomq itself (the GPU they were recorded
+// on is named from the profiles), with the bundled table, and the report says plainly that it
+// replays recorded data.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
@@ -126,12 +127,20 @@ std::vector<std::string> run_on_gpu(const DemoArgs& args, const std::string& ato
   return documents;
 }
 
+// The GPU the recorded profiles ran on, as their device records name it.
+std::string recorded_gpu(const std::vector<report::RunDocument>& runs) {
+  for (const auto& run : runs)
+    for (const auto& p : run.profiles)
+      if (!p.device.name.empty()) return p.device.name;
+  return "a GPU the recordings do not name";
+}
+
 int run_demo(const DemoArgs& args) {
   const std::string atomq = std::filesystem::read_symlink("/proc/self/exe").string();
   make_dir(args.output_dir);
   bool replay = args.replay;
   if (!replay && run_command({atomq, "devices"}) != 0) {
-    fmt::print("\nNo usable NVIDIA GPU here: replaying profiles recorded on an H200 instead.\n");
+    fmt::print("\nNo usable NVIDIA GPU here: replaying recorded profiles instead.\n");
     replay = true;
   }
 
@@ -141,7 +150,7 @@ int run_demo(const DemoArgs& args) {
     const report::RecordedSet recorded = report::load_recorded_set(
         args.recorded_dir.empty() ? report::default_recorded_dir() : args.recorded_dir);
     for (const auto& path : recorded.run_paths) request.runs.push_back(report::load_run_document(path));
-    request.title = "atomq demo: REPLAY of recorded H200 profiles";
+    request.title = "atomq demo: REPLAY of profiles recorded on " + recorded_gpu(request.runs);
     request.notes.push_back("This report replays recorded data: no GPU was used to make it. The profiles were " +
                             recorded.provenance + ". This build's model evaluated them again with the table below.");
   } else {
@@ -158,7 +167,8 @@ int run_demo(const DemoArgs& args) {
   else spdlog::warn("built without Chart.js (libjs-chart.js): Markdown report only");
   const report::Report built = write_reports(request, outputs);
 
-  fmt::print("\n{}\n", replay ? "REPLAY of recorded H200 profiles (no GPU used)" : "Measured on this GPU");
+  fmt::print("\n{}\n", replay ? "REPLAY of profiles recorded on " + recorded_gpu(request.runs) + " (no GPU used)"
+                              : std::string("Measured on this GPU"));
   fmt::print("{}\n", report::render_terminal_summary(built));
   fmt::print("table: {} ({})\n", table.path, table.reason);
   print_written(stdout, outputs);
@@ -169,10 +179,10 @@ int run_demo(const DemoArgs& args) {
 
 void add_demo_command(CLI::App& app, CommandRunner& selected) {
   auto args = std::make_shared<DemoArgs>();
-  auto* sub = app.add_subcommand("demo", "the whole job: measure (or replay recorded H200 data), analyze, report");
+  auto* sub = app.add_subcommand("demo", "the whole job: measure (or replay recorded profiles), analyze, report");
   sub->add_option("-o,--output-dir", args->output_dir, "folder for the report and the run documents")
       ->capture_default_str();
-  sub->add_flag("--replay", args->replay, "replay the recorded H200 profiles even when a GPU is present");
+  sub->add_flag("--replay", args->replay, "replay the recorded profiles even when a GPU is present");
   sub->add_option("--recorded", args->recorded_dir, "folder of recorded runs (manifest.json; default: share/atomq/recorded)");
   sub->add_option("--table", args->table, "service-time table (default: quick calibration with a GPU, bundled without)");
   sub->add_option("--n", args->samples, "histogram samples per run (GPU mode)")->capture_default_str();

@@ -16,10 +16,10 @@ print(p.stderr[-3000:], file=sys.stderr)
 assert p.returncode == 0, p.returncode
 
 md = (work / "report.md").read_text()
-replay = "REPLAY of recorded H200 profiles (no GPU used)" in p.stdout
+replay = "REPLAY of profiles recorded on NVIDIA H100 80GB HBM3 (no GPU used)" in p.stdout
 if replay:
     assert "This report replays recorded data: no GPU was used to make it." in md
-    assert "2c8568e" in md and "NVIDIA H200" in md  # the recording build, as the manifest names it
+    assert "f3dd154" in md and "NVIDIA H100" in md  # the recording build, as the manifest names it
     # The recordings hold the L2 counters: the one-value global histogram binds on the L2 unit.
     assert "| naive_global-single |" in md and "binds: the L2 atomic unit (severe)" in md
     labels = [f"{v}-{i}" for i in ("single", "uniform")
