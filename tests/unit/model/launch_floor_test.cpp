@@ -73,6 +73,8 @@ TEST(LaunchFloor, CapsACollapsedCasStormAtTheEmptyKernelsTime) {
   table.launch = LaunchSection{};
   table.launch.cells = {cell(1, 256, 2000), cell(1000, 256, 2000)};
   const KernelProfile p = recorded("cas_float_max_one_address", 0);
+  // The floor applies to kernels of the table's GPU only: this synthetic floor is the recording's.
+  table.provenance.device.name = p.device.name;
   const double duration = *p.counter(metric::kDurationNs);
   const KernelAnalysis floored = analyze(p, ServiceTimeModel(table));
   const WhatIf* w = combine(floored);
