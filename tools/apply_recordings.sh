@@ -6,7 +6,8 @@
 #        demo/multi_kernel_app.json, l2/, cas/, acc/ -> tests/unit/model/fixtures/ (make_*.py)
 #   VAL  the output of tools/validation_run.sh: the cases tests/fixtures/validation/ holds, and its
 #        u8 histograms (hist-u8-*.json), copied unchanged; expectations.json written from them
-#   TP   the output of tools/third_party_run.sh: the third-party fixtures and their timings
+#   TP   the output of tools/third_party_run.sh: the third-party fixtures and their timings (a class
+#        without a measured reason re-evaluated on the recording GPU's bundled table)
 # The validation expectations are the verdicts of this checkout's model (BUILD/python, BUILD from
 # $BUILD, default build), as tests/python re-evaluates them. PROVENANCE goes into every fixture a
 # script writes (GPU, driver, build, date); READMEs that quote a recording's date or build are left
@@ -44,6 +45,6 @@ if [ "$val" != - ]; then
 fi
 if [ "$tp" != - ]; then
   take "$tp" "tests/fixtures/third_party/*.timings.json"
-  python3 "$root/$fx/make_third_party_fixtures.py" "$tp" "$prov" "$stage/$fx"
+  python3 "$root/$fx/make_third_party_fixtures.py" "$tp" "$prov" "$stage/$fx" "${BUILD:-$root/build}/python"
 fi
 cp -r "$stage/." "$root/"

@@ -82,6 +82,12 @@ def prediction(analysis):
             "what_ifs": what_ifs}
 
 
+def baselines_gpu_table(baselines):
+    """The bundled table of the GPU the baselines ran on (its GPU model's, else its chip's)."""
+    device = runs_in(baselines)[0][3]["kernels"][0]["profile"].get("device", {})
+    return vs.bundled_table_path(device.get("chip", ""), device.get("name", ""))
+
+
 def predict_all(baselines, module_dir, table_path):
     sys.path.insert(0, os.path.abspath(module_dir))
     import atomq  # noqa: E402 (the module of the build named on the command line)
@@ -295,7 +301,7 @@ def main():
     a = ap.parse_args()
     if a.command == "predict":
         own = os.path.join(a.baselines, "table.json")
-        table = a.table or (own if os.path.exists(own) else vs.BUNDLED_TABLE)
+        table = a.table or (own if os.path.exists(own) else baselines_gpu_table(a.baselines))
         doc = predict_all(a.baselines, a.module_dir, table)
         # Paths relative to the predictions, so a clone elsewhere checks them.
         here = os.path.dirname(os.path.abspath(a.output))
