@@ -1,4 +1,4 @@
-"""Screenshot of the demo report for the docs: replays the recorded H200 runs with
+"""Screenshot of the demo report for the docs: replays the recorded runs with
 `atomq demo --replay`, renders the HTML report in headless Chromium and writes a PNG.
 Usage: python3 tools/screenshot_report.py ATOMQ OUT.png [--height PIXELS]
 (docs/report-demo.png: `python3 tools/screenshot_report.py build/bin/atomq docs/report-demo.png`)."""

@@ -1,5 +1,5 @@
 """Execute `atomq demo` as a user would and validate what it wrote. Without a GPU it must say
-that it replays recorded H200 data and report on those profiles; with one, on the runs it made."""
+that it replays recorded data and report on those profiles; with one, on the runs it made."""
 import json
 import pathlib
 import shutil

@@ -1,4 +1,4 @@
-"""Execute `atomq report` on the recorded H200 runs (Markdown and HTML, --compare, --pair) and
+"""Execute `atomq report` on the recorded runs (Markdown and HTML, --compare, --pair) and
 on bad input; validate the files and the error messages. Needs no GPU."""
 import csv
 import json

@@ -71,9 +71,14 @@ for i, r in enumerate(records):
     assert all(v is None or isinstance(v, (str, int, float, bool)) for v in r.values()), r
     assert r["class"] == want[i], r
 assert len({tuple(sorted(r)) for r in records}) == 1, "every record has the same columns"
+# read_run's table: the one analyze would use for the run's GPU (its GPU model's bundled table
+# where one is bundled, else its chip's).
+run_table = atomq.load_table(chip=profiles[0].chip, gpu=profiles[0].gpu)
+assert all(r["table"] == run_table.path for r in records), (records[0]["table"], run_table.path)
+assert run_table.gpu == profiles[0].gpu or run_table.path == table.path, (run_table.gpu, profiles[0].gpu)
 # The recommended what-if and its expected gain: the analysis' own (every report output shows it).
 for r, p in zip(records, profiles):
-    rec = atomq.analyze(p, table)["recommended_what_if"]
+    rec = atomq.analyze(p, run_table)["recommended_what_if"]
     if rec is None:
         assert r["best_what_if"] is None and r["predicted_gain_low"] is None, r
         continue

@@ -1,4 +1,4 @@
-// The report built from the recorded H200 runs on the bundled GH100 table: what the model
+// The report built from the recorded runs on the bundled GH100 table (an H200's): what the model
 // concludes per kernel, the comparisons, and the Markdown and HTML renderings.
 #include <gtest/gtest.h>
 
@@ -373,9 +373,9 @@ TEST(Report, HeadlinesOfTheDemoRecordedRunsRankByTimeAtStake) {
   expect_headlines_rank_by_time_at_stake(build_report(recorded_request()));
 }
 
-// The recorded H200 runs of the model's tests (global atomics with L2 counters, CAS loops):
+// The recorded runs of the model's tests (global atomics with L2 counters, CAS loops):
 // the L2-bound one-value histogram is the slowest kernel and the one with the most at stake.
-// The model tests' recorded H200 runs (tests/unit/model/fixtures/), one run per fixture.
+// The model tests' recorded runs (tests/unit/model/fixtures/), one run per fixture.
 ReportRequest model_fixture_request() {
   ReportRequest request = recorded_request();
   request.runs.clear();

@@ -1,4 +1,4 @@
-// Reading run documents for the report: the recorded H200 runs load, and each kind of bad
+// Reading run documents for the report: the recorded runs load, and each kind of bad
 // input is refused with the file and the field named.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The report's outputs on the recorded H200 runs and the bundled table conform: the per-kernel
+// The report's outputs on the recorded runs and the bundled table conform: the per-kernel
 // export (summary.json, atomq.kernel_summary) and the comparisons the report makes. The
 // schema's columns are the export's (analyzer/report/src/kernel_summary_export.cpp).
 #include <gtest/gtest.h>

@@ -356,7 +356,8 @@ TEST(ValidationRuns, CasLoopFixLowEndIsTheFullOverlapBound) {
 
 // The hash probes at load 0.9 (one dependent CAS per probe, 9.3 requests per instruction, about
 // 440 in flight per SM): the hottest slice is below the potential mark, yet the warps' time is
-// the round trips at that load (docs/model.md, "Round trips"); their ablations are 8.1x and 3.4x
+// the round trips at that load (docs/model.md, "Round trips"): their U is above the L2's potential
+// mark (0.84 and 0.79 on the H100's recordings with its table); their ablations are 7.4x and 3.4x
 // faster. The probe-with-loads fixes keep few ATOMs in flight and are not bound by them.
 TEST(ValidationRuns, HashProbesAtHighLoadAreBoundByTheirRoundTrips) {
   const ServiceTimeModel& model = recordings_model();
@@ -366,7 +367,7 @@ TEST(ValidationRuns, HashProbesAtHighLoadAreBoundByTheirRoundTrips) {
     ASSERT_TRUE(base.l2.latency.evaluated) << base.l2.latency.not_evaluated_reason;
     EXPECT_LT(base.l2.utilization, 0.7);
     EXPECT_GT(base.l2.latency.in_flight_per_sm, 256);
-    EXPECT_GE(base.l2.latency.utilization, 0.8);
+    EXPECT_GE(base.l2.latency.utilization, Rules{}.l2_potential_utilization);
     EXPECT_TRUE(base.l2.bound_by_round_trips);
     EXPECT_EQ(base.binding_unit, BindingUnit::kL2AtomicUnit);
     EXPECT_NE(base.find(FindingKind::kL2RoundTrip), nullptr);
