@@ -180,6 +180,13 @@ PYBIND11_MODULE(_atomq, m) {
         },
         "the names of the model's terms that analyze(rules={\"terms_off\": [...]}) can switch off");
   m.def("data_dir", &data_dir, "atomq's data folder (share/atomq), or None");
+  m.def("bundled_table_for",
+        [](const std::string& dir, const std::string& chip, const std::string& gpu) {
+          return model::bundled_table_for(dir, chip.empty() ? "GH100" : chip, gpu);
+        },
+        py::arg("dir"), py::arg("chip"), py::arg("gpu") = "",
+        "the bundled table in dir a profile of that GPU is evaluated with (its GPU model's, else its chip's; "
+        "chip '' as GH100), or None");
   m.def("load_table", &load_table, py::arg("path") = "", py::arg("chip") = "", py::arg("gpu") = "",
         "the table given, else the one atomq analyze would use for chip and gpu, a profile's GPU name "
         "(user calibration, else the GPU model's bundled table, else the chip's)");

@@ -82,15 +82,22 @@ def prediction(analysis):
             "what_ifs": what_ifs}
 
 
-def baselines_gpu_table(baselines):
-    """The bundled table of the GPU the baselines ran on (its GPU model's, else its chip's)."""
-    device = runs_in(baselines)[0][3]["kernels"][0]["profile"].get("device", {})
-    return vs.bundled_table_path(device.get("chip", ""), device.get("name", ""))
+def baselines_gpu_table(atomq, baselines):
+    """The bundled table of the GPU the baselines ran on (the first profile that names its device),
+    else the GH100 table."""
+    for _, _, _, run in runs_in(baselines):
+        for k in run.get("kernels", []):
+            device = k.get("profile", {}).get("device") or {}
+            if device.get("chip") or device.get("name"):
+                return vs.bundled_table_path(atomq, device.get("chip", ""), device.get("name", ""))
+    return vs.BUNDLED_TABLE
 
 
-def predict_all(baselines, module_dir, table_path):
+def predict_all(baselines, module_dir, table_path=None):
+    """Table: the one given, else the bundled table of the baselines' GPU."""
     sys.path.insert(0, os.path.abspath(module_dir))
     import atomq  # noqa: E402 (the module of the build named on the command line)
+    table_path = table_path or baselines_gpu_table(atomq, baselines)
     table = atomq.load_table(os.path.abspath(table_path))
     cases = {}
     for case, timings, rpath, run in runs_in(baselines):
@@ -301,7 +308,7 @@ def main():
     a = ap.parse_args()
     if a.command == "predict":
         own = os.path.join(a.baselines, "table.json")
-        table = a.table or (own if os.path.exists(own) else baselines_gpu_table(a.baselines))
+        table = a.table or (own if os.path.exists(own) else None)
         doc = predict_all(a.baselines, a.module_dir, table)
         # Paths relative to the predictions, so a clone elsewhere checks them.
         here = os.path.dirname(os.path.abspath(a.output))

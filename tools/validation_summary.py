@@ -16,7 +16,6 @@ import argparse
 import glob
 import json
 import os
-import re
 import statistics
 import sys
 
@@ -25,11 +24,10 @@ TABLE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cali
 BUNDLED_TABLE = os.path.join(TABLE_DIR, "GH100.json")
 
 
-def bundled_table_path(chip, gpu):
-    """The bundled table a profile of that GPU is evaluated with, as the model's bundled_table_for
-    chooses it: the GPU model's own (CHIP.<name, non-alphanumerics as _>.json), else the chip's."""
-    own = os.path.join(TABLE_DIR, f"{chip}.{re.sub('[^A-Za-z0-9]', '_', gpu)}.json") if gpu and len(gpu) <= 64 else ""
-    return own if own and os.path.exists(own) else os.path.join(TABLE_DIR, f"{chip or 'GH100'}.json")
+def bundled_table_path(atomq, chip, gpu):
+    """The table of the source tree's calibration/tables a profile of that GPU is evaluated with,
+    chosen by the model's own rule (atomq.bundled_table_for), else the GH100 table."""
+    return atomq.bundled_table_for(TABLE_DIR, chip, gpu) or BUNDLED_TABLE
 
 
 class Tables:
@@ -39,10 +37,12 @@ class Tables:
         self.atomq, self.path, self.loaded = atomq, path, {}
 
     def for_profile(self, p):
-        path = os.path.abspath(self.path or bundled_table_path(p.chip, p.gpu))
+        path = os.path.abspath(self.path or bundled_table_path(self.atomq, p.chip, p.gpu))
         if path not in self.loaded:
             self.loaded[path] = self.atomq.load_table(path)
         return self.loaded[path]
+
+
 BOUND_CLASSES = ("severe", "potential")
 
 
@@ -325,7 +325,8 @@ def main():
         rows = [r for r in rows if r["case"] in FIRST_SUITE]
     stats, text = summary_lines(rows)
     without = f", without {', '.join(terms_off)}" if terms_off else ""
-    source = (f"analyses: re-evaluated with the current model{without} (atomq module in {a.reevaluate}, table {os.path.relpath(a.table) if a.table else 'of each run GPU, bundled'})"
+    table_used = os.path.relpath(a.table) if a.table else "bundled for each run's GPU"
+    source = (f"analyses: re-evaluated with the current model{without} (atomq module in {a.reevaluate}, table {table_used})"
               if reevaluator else "analyses: as stored in the run documents")
     md = markdown(rows, device) + "\n" + source + "\n\n" + text
     if a.markdown:

@@ -199,6 +199,13 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
     }
   model::SelectedTable table = model::select_table(table_arg, chip, gpu);
   for (const auto& w : table.warnings) spdlog::warn("{}", w);
+  // One table for every run: runs of another board are evaluated with this one's (say so).
+  for (const auto* runs : {&request.runs, &request.baseline_runs})
+    for (const auto& run : *runs)
+      if (!run.profiles.empty() && !run.profiles.front().device.name.empty() && !gpu.empty() &&
+          run.profiles.front().device.name != gpu)
+        spdlog::warn("{} ran on an {}, evaluated with the table chosen for the {} ({}): pass --table to choose",
+                     run.path, run.profiles.front().device.name, gpu, table.path);
   request.table = table.table;
   request.table_path = table.path;
   request.table_origin = table.origin;

@@ -241,6 +241,7 @@ std::optional<std::string> bundled_table_path(const std::string& dir, const std:
 
 std::optional<std::string> bundled_gpu_table_path(const std::string& dir, const std::string& chip,
                                                   const std::string& gpu_name) {
+  // The driver's names are short; a longer one (from a file) could not make a valid file name.
   if (gpu_name.empty() || gpu_name.size() > 64) return std::nullopt;
   std::string model;
   for (const char ch : gpu_name) model += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

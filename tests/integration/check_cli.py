@@ -24,7 +24,7 @@ if work.exists():
 work.mkdir(parents=True)
 csv = fixtures / "multi_kernel_app.ncu.csv"
 run_doc = recorded / "multi_kernel_app.json"
-# The bundled table for that recording: its GPU model's where one is bundled, else its chip's.
+# The bundled table for that recording: its GPU model's (a table of that board is bundled).
 run_gpu = json.loads(run_doc.read_text())["kernels"][0]["profile"]["device"]["name"]
 run_bundled = f"the table bundled with atomq for the {run_gpu}"
 home = work / "home"
@@ -136,6 +136,15 @@ p = atomq_run("report", run_doc, "-o", work / "user.md")
 assert p.returncode == 0 and f"table: {user_table} (calibrated on this machine for GH100" in p.stdout, p.stdout
 p = atomq_run("report", run_doc, "-o", work / "xdg.md", env={"XDG_DATA_HOME": str(work / "xdg")})
 assert p.returncode == 0 and run_bundled in p.stdout, p.stdout
+# Runs of two boards in one report share the first run's table, with a warning naming the other.
+other_board = json.loads(run_doc.read_text())
+for k in other_board["kernels"]:
+    k["profile"]["device"]["name"] = "NVIDIA H200"
+(work / "other_board.json").write_text(json.dumps(other_board))
+p = atomq_run("report", run_doc, "--compare", work / "other_board.json", "-o", work / "boards.md",
+              env={"XDG_DATA_HOME": str(work / "xdg")})
+assert p.returncode == 0 and run_bundled in p.stdout, p.stdout
+assert f"ran on an NVIDIA H200, evaluated with the table chosen for the {run_gpu}" in p.stderr, p.stderr
 
 # A broken user table (a truncated file) does not stop analyze or report: the bundled table,
 # with a warning naming the file, the error and the fix.

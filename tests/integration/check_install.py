@@ -65,9 +65,12 @@ for rel in binaries + [str(p.relative_to(moved)) for p in (moved / "lib").glob("
 demo = work / "demo"
 p = run([moved / "bin/atomq", "demo", "--replay", "-o", demo], cwd=work)
 assert "REPLAY of profiles recorded on " in p.stdout
-# The recordings' GPU model's bundled table (GH100.<GPU>.json) or the chip's (GH100.json).
-assert re.search(re.escape(f"table: {moved.resolve()}/share/atomq/tables/GH100") + r"(\.\w+)?\.json", p.stdout), \
+# The moved prefix's bundled table of the recordings' GPU (a table of that board is bundled).
+demo_table = re.search(r"table: (\S+\.json)", p.stdout)
+assert demo_table and demo_table.group(1).startswith(f"{moved.resolve()}/share/atomq/tables/"), \
     "the demo must use the moved prefix's table"
+recorded_gpu = json.loads((moved / "share/atomq/recorded/multi_kernel_app.json").read_text())["kernels"][0]["profile"]["device"]["name"]
+assert json.loads(pathlib.Path(demo_table.group(1)).read_text())["provenance"]["gpu_name"] == recorded_gpu, demo_table.group(1)
 assert (demo / "report.md").is_file()
 
 # The source tree moved away: a copy of the prefix outside both trees runs the demo in a mount
@@ -89,8 +92,7 @@ try:
         print(p.stdout[-2000:], p.stderr[-2000:])
         assert p.returncode == 0, f"the installed demo failed with the source tree hidden ({p.returncode})"
         assert "REPLAY of profiles recorded on " in p.stdout and (outside / "demo/report.md").is_file()
-        assert re.search(re.escape(f"table: {(outside / 'prefix').resolve()}/share/atomq/tables/GH100") + r"(\.\w+)?\.json",
-                         p.stdout)
+        assert f"table: {(outside / 'prefix').resolve()}/share/atomq/tables/{pathlib.Path(demo_table.group(1)).name}" in p.stdout
         print("installed demo with the source and build trees hidden: ok")
 
     # The CUDA toolkit hidden (issue: a performance engineer reads reports on a laptop): the

@@ -5,7 +5,6 @@ usage: check_held_out.py REPO MODULE_DIR WORK_DIR"""
 import glob
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -60,9 +59,8 @@ assert doc["model_version"] == atomq.model_version, doc["model_version"]
 # Without a table of their own, the bundled table of the GPU the baselines ran on: the table the
 # validation expectations were re-evaluated with.
 device = load(f"{runs}/{cases[0]}.json")["kernels"][0]["profile"]["device"]
-gpu_table = os.path.join(repo, "calibration", "tables", "GH100." + re.sub("[^A-Za-z0-9]", "_", device["name"]) + ".json")
-if not os.path.exists(gpu_table):
-    gpu_table = os.path.join(repo, "calibration", "tables", "GH100.json")
+gpu_table = atomq.bundled_table_for(os.path.join(repo, "calibration", "tables"), device["chip"], device["name"])
+assert gpu_table, device
 assert os.path.basename(doc["table"]) == os.path.basename(gpu_table), doc["table"]
 # A table calibrated with the baselines (BASELINES/table.json) is the one they are predicted with.
 shutil.copy(gpu_table, os.path.join(baselines, "table.json"))

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -38,8 +39,8 @@ nlohmann::json read_json(const std::string& path) {
 const ServiceTimeModel& model_for(const KernelProfile& p) {
   static std::map<std::string, ServiceTimeModel> loaded;
   const auto path = bundled_table_for(ATOMQ_BUNDLED_TABLE_DIR, p.device.chip, p.device.name);
-  EXPECT_TRUE(path) << "no bundled table for " << p.device.chip;
-  auto it = loaded.find(path.value_or(""));
+  if (!path) throw std::runtime_error("no bundled table for chip " + p.device.chip);
+  auto it = loaded.find(*path);
   if (it == loaded.end())
     it = loaded.emplace(*path, ServiceTimeModel(calibration::load_service_table(*path))).first;
   return it->second;
