@@ -9,11 +9,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
+#include "bundled_model.hpp"
 
 namespace atomq::model {
 namespace {
@@ -125,18 +125,13 @@ TEST(RecordedRuns, ClassAndPredictedTimeMatchTheMeasurement) {
     if (entry.path().extension() == ".json") fixtures.push_back(entry.path());
   ASSERT_FALSE(fixtures.empty()) << "no recorded profiles in " << ATOMQ_MODEL_FIXTURE_DIR;
 
-  std::map<std::string, ServiceTimeModel> models;  // by table: each fixture on its GPU's bundled table
   for (const auto& path : fixtures) {
     SCOPED_TRACE(path.string());
     std::ifstream in(path);
     const nlohmann::json doc = nlohmann::json::parse(in);
     ASSERT_TRUE(doc.contains("provenance")) << "a recorded profile says where it came from";
     const KernelProfile profile = kernel_profile_from_json(doc.at("profile"), path.string());
-    const auto table_path = bundled_table_for(ATOMQ_BUNDLED_TABLE_DIR, profile.device.chip, profile.device.name);
-    ASSERT_TRUE(table_path) << "no bundled table for " << profile.device.chip;
-    if (!models.count(*table_path))
-      models.emplace(*table_path, ServiceTimeModel(calibration::load_service_table(*table_path)));
-    const ServiceTimeModel& model = models.at(*table_path);
+    const ServiceTimeModel& model = test::bundled_model_for(profile);  // its GPU's bundled table
     const KernelAnalysis a = analyze(profile, model);
     ASSERT_TRUE(a.evaluated);
     const auto& expected = doc.at("expected");

@@ -71,6 +71,13 @@ TEST_F(TableSelection, TheGpuModelsBundledTableComesBeforeTheChipsTable) {
   EXPECT_NE(other.warnings[0].find("NVIDIA H100 PCIe"), std::string::npos) << other.warnings[0];
   EXPECT_NE(other.warnings[0].find("NVIDIA H200"), std::string::npos) << other.warnings[0];
   EXPECT_EQ(bundled_gpu_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100", "../GH100"), std::nullopt);
+  // Every bundled table is the one the rule finds for the chip and GPU it was calibrated on.
+  for (const auto& entry : fs::directory_iterator(ATOMQ_BUNDLED_TABLE_DIR))
+    if (entry.path().extension() == ".json") {
+      const auto t = calibration::load_service_table(entry.path().string());
+      EXPECT_EQ(bundled_table_for(ATOMQ_BUNDLED_TABLE_DIR, t.provenance.device.chip, t.provenance.device.name),
+                entry.path().string());
+    }
   EXPECT_EQ(select_table(own->c_str(), "GH100", "NVIDIA H200").origin, "--table");
 }
 

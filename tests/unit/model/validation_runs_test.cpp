@@ -15,7 +15,6 @@
 #include <fstream>
 #include <functional>
 #include <map>
-#include <stdexcept>
 #include <tuple>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -23,6 +22,7 @@
 #include "atomq/model/analysis.hpp"
 #include "atomq/model/metric_names.hpp"
 #include "atomq/model/table_selection.hpp"
+#include "bundled_model.hpp"
 
 namespace atomq::model {
 namespace {
@@ -35,16 +35,7 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
-// The bundled table of the GPU a profile ran on (its GPU model's, else its chip's), loaded once.
-const ServiceTimeModel& model_for(const KernelProfile& p) {
-  static std::map<std::string, ServiceTimeModel> loaded;
-  const auto path = bundled_table_for(ATOMQ_BUNDLED_TABLE_DIR, p.device.chip, p.device.name);
-  if (!path) throw std::runtime_error("no bundled table for chip " + p.device.chip);
-  auto it = loaded.find(*path);
-  if (it == loaded.end())
-    it = loaded.emplace(*path, ServiceTimeModel(calibration::load_service_table(*path))).first;
-  return it->second;
-}
+using test::bundled_model_for;
 
 // variant -> profile, from the run document's source details ("... --variant NAME").
 std::map<std::string, KernelProfile> profiles_by_variant(const nlohmann::json& run, const std::string& path) {
@@ -127,7 +118,7 @@ TEST(ValidationRuns, VerdictsOfTheRecordedRunsHold) {
     for (const auto& [variant, expected] : variants.items()) {
       SCOPED_TRACE(variant);
       ASSERT_TRUE(profiles.count(variant)) << "no profile of " << variant;
-      const Verdict v = verdict(timings, variant, analyze(profiles.at(variant), model_for(profiles.at(variant))));
+      const Verdict v = verdict(timings, variant, analyze(profiles.at(variant), bundled_model_for(profiles.at(variant))));
       EXPECT_EQ(v.agree, expected.at("agree").get<bool>());
       if (expected.contains("fix_inside")) {
         ASSERT_TRUE(v.fix_inside.has_value());
@@ -146,7 +137,7 @@ KernelProfile hist_profile(const std::string& name) {
 }
 
 // The bundled table of the GPU the suite's recordings ran on (the set is recorded on one GPU).
-const ServiceTimeModel& recordings_model() { return model_for(hist_profile("hist-u8-lane_replicated-uniform")); }
+const ServiceTimeModel& recordings_model() { return bundled_model_for(hist_profile("hist-u8-lane_replicated-uniform")); }
 
 // A u8 histogram near DRAM bandwidth, profiled live (atomq hist --analyze): the collector's
 // peak bandwidth makes the memory finding fire.
