@@ -121,6 +121,33 @@ std::map<std::string, model::SelectedTable> own_tables(const std::vector<model::
   return out;
 }
 
+// Runs of another board than the first run's: each board is evaluated with the table chosen for
+// it (its bundled table), unless the user named one table for all (--table, $ATOMQ_TABLE) or the
+// board has no table of its own, then with the first run's, with a warning.
+void choose_board_tables(report::ReportRequest& request, const model::SelectedTable& table, const std::string& chip,
+                         const std::string& gpu) {
+  const bool named = table.origin == "--table" || table.origin == "ATOMQ_TABLE";
+  for (const auto* runs : {&request.runs, &request.baseline_runs})
+    for (const auto& run : *runs) {
+      if (run.profiles.empty()) continue;
+      const DeviceInfo& device = run.profiles.front().device;
+      if (device.name.empty() || gpu.empty() || device.name == gpu || request.board_tables.count(device.name)) continue;
+      if (!named) {
+        model::SelectedTable own = model::select_table("", device.chip.empty() ? chip : device.chip, device.name);
+        if (own.path != table.path) {
+          for (const auto& w : own.warnings) spdlog::warn("{}", w);
+          request.notes.push_back(fmt::format("kernels of the {} evaluated with the table chosen for it, {} ({})",
+                                              device.name, own.path, own.reason));
+          spdlog::info("{}", request.notes.back());
+          request.board_tables.emplace(device.name, std::move(own.table));
+          continue;
+        }
+      }
+      spdlog::warn("{} ran on an {}, evaluated with the table chosen for the {} ({}){}", run.path, device.name, gpu,
+                   table.path, named ? "" : ": pass --table to choose");
+    }
+}
+
 }  // namespace
 
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
@@ -199,13 +226,7 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
     }
   model::SelectedTable table = model::select_table(table_arg, chip, gpu);
   for (const auto& w : table.warnings) spdlog::warn("{}", w);
-  // One table for every run: runs of another board are evaluated with this one's (say so).
-  for (const auto* runs : {&request.runs, &request.baseline_runs})
-    for (const auto& run : *runs)
-      if (!run.profiles.empty() && !run.profiles.front().device.name.empty() && !gpu.empty() &&
-          run.profiles.front().device.name != gpu)
-        spdlog::warn("{} ran on an {}, evaluated with the table chosen for the {} ({}): pass --table to choose",
-                     run.path, run.profiles.front().device.name, gpu, table.path);
+  choose_board_tables(request, table, chip, gpu);
   request.table = table.table;
   request.table_path = table.path;
   request.table_origin = table.origin;

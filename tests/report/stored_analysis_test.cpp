@@ -103,5 +103,34 @@ TEST(StoredAnalyses, EvaluatedAgainForAnotherTableOrAModifiedTreeSayingWhy) {
   }
 }
 
+// A run of another board than the request's table is evaluated with its board's table
+// (board_tables, as select_report_table fills it), and its analyses stored with that table stand.
+TEST(StoredAnalyses, RunsOfAnotherBoardUseThatBoardsTable) {
+  ReportRequest request = stored_request();
+  const std::string gpu = request.runs.front().profiles.front().device.name;
+  const auto board_path = model::bundled_gpu_table_path(ATOMQ_BUNDLED_TABLE_DIR, "GH100", gpu);
+  ASSERT_TRUE(board_path.has_value()) << gpu;
+  const calibration::ServiceTable board = calibration::load_service_table(*board_path);
+  ASSERT_NE(calibration::service_table_digest(board), calibration::service_table_digest(request.table));
+  request.board_tables.emplace(gpu, board);
+  const model::ServiceTimeModel board_service(board);
+  Report r = build_report(request);
+  ASSERT_FALSE(r.kernels.empty());
+  for (const ReportKernel& k : r.kernels) {
+    ASSERT_EQ(k.profile.device.name, gpu);
+    EXPECT_FALSE(k.analysis_stored) << k.label;  // stored with the request's table, not the board's
+    EXPECT_EQ(model::analysis_json(k.analysis), model::analysis_json(model::analyze(k.profile, board_service)))
+        << k.label;
+  }
+  // Stored with the board's table: read as stored.
+  for (RunDocument& run : request.runs) {
+    run.info.table_digest = calibration::service_table_digest(board);
+    for (std::size_t i = 0; i < run.profiles.size(); ++i)
+      run.stored_analyses.at(i) = model::analysis_json(model::analyze(run.profiles[i], board_service));
+  }
+  r = build_report(request);
+  for (const ReportKernel& k : r.kernels) EXPECT_TRUE(k.analysis_stored) << k.label;
+}
+
 }  // namespace
 }  // namespace atomq::report

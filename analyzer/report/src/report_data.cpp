@@ -107,12 +107,37 @@ std::string evaluation_basis(const RunDocument& run, const std::vector<ReportKer
                      "a GPU's own table)", stored, all);
 }
 
-std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, const model::ServiceTimeModel& service,
-                                        const std::map<std::string, model::ServiceTimeModel>& device_services,
-                                        const std::string& table_digest, const BuildIdentity& build) {
+// The tables a report evaluates with: the request's, a GPU's own (by UUID), another board's
+// (by GPU name), each model built once.
+struct ReportTables {
+  struct Entry {
+    model::ServiceTimeModel service;
+    std::string digest;
+  };
+  Entry main;
+  std::map<std::string, model::ServiceTimeModel> by_device;  // never stored analyses' table
+  std::map<std::string, Entry> by_board;
+
+  explicit ReportTables(const ReportRequest& request)
+      : main{model::ServiceTimeModel(request.table), calibration::service_table_digest(request.table)} {
+    for (const auto& [uuid, table] : request.device_tables) by_device.emplace(uuid, model::ServiceTimeModel(table));
+    for (const auto& [gpu, table] : request.board_tables)
+      by_board.emplace(gpu, Entry{model::ServiceTimeModel(table), calibration::service_table_digest(table)});
+  }
+  // The table of a run's board: its GPU's entry in by_board, else the request's.
+  const Entry& of_run(const RunDocument& run) const {
+    if (run.profiles.empty()) return main;
+    const auto it = by_board.find(run.profiles.front().device.name);
+    return it != by_board.end() ? it->second : main;
+  }
+};
+
+std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, const ReportTables& tables,
+                                        const BuildIdentity& build) {
   std::vector<ReportKernel> kernels;
   for (const auto& run : runs) {
-    const bool usable = build.unusable(run.info, table_digest).empty();
+    const ReportTables::Entry& board = tables.of_run(run);
+    const bool usable = build.unusable(run.info, board.digest).empty();
     std::map<std::string, int> seen;  // short name -> launches so far in this run
     for (const auto& profile : run.profiles) ++seen[short_kernel_name(profile.kernel_name)];
     std::map<std::string, int> index;
@@ -127,10 +152,11 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
                                                                 : run.label + "/" + name;
       if (seen[name] > 1) k.label += "#" + std::to_string(nth);
       k.profile = profile;
-      const auto own = device_services.find(profile.device.uuid);
-      std::optional<model::KernelAnalysis> stored = stored_analysis(run, i, usable && own == device_services.end());
+      const auto own = tables.by_device.find(profile.device.uuid);
+      std::optional<model::KernelAnalysis> stored = stored_analysis(run, i, usable && own == tables.by_device.end());
       k.analysis_stored = stored.has_value();
-      k.analysis = stored ? std::move(*stored) : model::analyze(profile, own != device_services.end() ? own->second : service);
+      k.analysis = stored ? std::move(*stored)
+                          : model::analyze(profile, own != tables.by_device.end() ? own->second : board.service);
       k.duration_ns = profile.counter(model::metric::kDurationNs);
       // The fix to name: the analysis' recommended what-if (model::recommend_what_if), the one
       // every rendering and export shows.
@@ -316,19 +342,16 @@ Report build_report(const ReportRequest& request) {
   report.table_path = shown_table_path(request.table_path, request.table_origin);
   report.table_origin = request.table_origin;
   report.table_provenance = request.table.provenance;
-  const model::ServiceTimeModel service(request.table);
-  std::map<std::string, model::ServiceTimeModel> device_services;
-  for (const auto& [uuid, table] : request.device_tables) device_services.emplace(uuid, model::ServiceTimeModel(table));
+  const ReportTables tables(request);
 
   std::vector<RunDocument> runs = request.runs, baseline_runs = request.baseline_runs;
   std::vector<RunDocument*> all_runs;
   for (auto* list : {&runs, &baseline_runs})
     for (auto& run : *list) all_runs.push_back(&run);
   make_run_labels_distinct(all_runs);
-  const std::string digest = calibration::service_table_digest(request.table);
   const BuildIdentity build{request.build_version, request.build_commit};
-  report.kernels = evaluate_runs(runs, service, device_services, digest, build);
-  report.baseline_kernels = evaluate_runs(baseline_runs, service, device_services, digest, build);
+  report.kernels = evaluate_runs(runs, tables, build);
+  report.baseline_kernels = evaluate_runs(baseline_runs, tables, build);
   if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
   report.summaries = summarize_kernels(report.kernels);
   report.headlines = headline_lines(report.summaries, report.kernels, 3);
@@ -340,7 +363,8 @@ Report build_report(const ReportRequest& request) {
       std::string line = run.label + ": " + run.info.command + " (" + (run.info.source.empty() ? "unknown source" : run.info.source);
       if (!run.info.atomq_commit.empty()) line += ", recorded by atomq " + run.info.atomq_version + " " + run.info.atomq_commit;
       line += list == &baseline_runs ? ", baseline)" : ")";
-      line += "; " + evaluation_basis(run, list == &baseline_runs ? report.baseline_kernels : report.kernels, digest, build);
+      line += "; " + evaluation_basis(run, list == &baseline_runs ? report.baseline_kernels : report.kernels,
+                                       tables.of_run(run).digest, build);
       const auto& l = run.info.launches;
       if (l.graph_launches_profiled > 0)
         line += fmt::format("; {} CUDA graph launch(es) profiled, each as one range over all its kernel nodes",

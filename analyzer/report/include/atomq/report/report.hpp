@@ -35,6 +35,9 @@ struct ReportRequest {
   // GPUs with a table of their own (calibrate --all-devices), by device UUID: their kernels
   // are evaluated with it instead of `table`.
   std::map<std::string, calibration::ServiceTable> device_tables;
+  // Runs of another board than the first run's, by GPU name: the table chosen for that board
+  // (select_report_table), with which their kernels are evaluated instead of `table`.
+  std::map<std::string, calibration::ServiceTable> board_tables;
   // Kernel labels to put side by side (A, B). Empty: the first two kernels, if any.
   std::vector<std::pair<std::string, std::string>> pairs;
   std::vector<std::string> notes;  // shown at the top, e.g. that recorded data is replayed
