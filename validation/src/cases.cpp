@@ -392,6 +392,33 @@ void add_held_out_round11(std::vector<CaseEntry>& e) {
                        [] { return make_pagerank_push_workload(16'777'216, 1u << 20, 11102); }, "round11"));
 }
 
+// Held-out round 12: two global atomics whose updates mostly change nothing: the depth pass of a
+// software rasterizer (atomicMin per fragment; rectangles pile up at the frame's centre, and a
+// fragment behind the stored depth changes nothing; fix: the early depth test, a plain read first)
+// and a tensor's absolute maximum for FP8 scaling (each thread's maximum, then one atomicMax per
+// thread on one word; fix: the block's maximum first). Predicted before anything of theirs is measured.
+void add_held_out_round12(std::vector<CaseEntry>& e) {
+  e.push_back(held_out({"depth_test", "the depth pass of a software rasterizer: each fragment keeps its pixel's "
+                        "nearest depth by a global atomicMin (u32)",
+                        "16777216 fragments of rectangles (sides uniform in [8, 40] pixels, centres normal around "
+                        "the centre of a 1024 x 1024 frame, sigma 102.4), one depth per rectangle uniform below "
+                        "2^30, emitted rectangle by rectangle in row-major order, seed 12101",
+                        held_out_variants("atomic_min", "one global atomicMin per fragment", "early_test",
+                                          "the pixel's stored depth read first (__ldcg), atomicMin only where the "
+                                          "fragment is nearer", {W::kLoadBeforeCas},
+                                          "no_atomics", "the same reads, folded in registers")},
+                       [] { return make_depth_test_workload(16'777'216, 1024, 12101); }, "round12"));
+  e.push_back(held_out({"amax", "the absolute maximum of a tensor (the amax of FP8 scaling): each thread's maximum "
+                        "of |x| over its grid-stride share, then one global atomicMax (u32 bits) per thread",
+                        "67108864 floats normal with mean 0 and sigma 1, seed 12102",
+                        held_out_variants("per_thread", "one global atomicMax per thread on the one word",
+                                          "per_block", "the block's maximum first (__reduce_max_sync in the warp, "
+                                          "the warps' in shared memory), one atomicMax per block",
+                                          {W::kAggregateInWarp, W::kPrivatize}, "no_atomics",
+                                          "the same reads and maxima, no atomic")},
+                       [] { return make_amax_workload(67'108'864, 12102); }, "round12"));
+}
+
 std::vector<CaseEntry> make_entries() {
   std::vector<CaseEntry> e;
   e.push_back({{"degree_count", "graph in-degree count (edge list)",
@@ -509,6 +536,7 @@ std::vector<CaseEntry> make_entries() {
   add_held_out_round9(e);
   add_held_out_round10(e);
   add_held_out_round11(e);
+  add_held_out_round12(e);
   return e;
 }
 

@@ -110,4 +110,9 @@ std::unique_ptr<Workload> make_radix_digit_hist_workload(std::size_t n, std::uin
 // variants edge_atomics, hub_privatized, no_atomics.
 std::unique_ptr<Workload> make_pagerank_push_workload(std::size_t edges, std::uint32_t vertices, std::uint64_t seed);
 
+// Round 12 (held_out_round12_workloads.cpp). `fragments` of overlapping rectangles in a frame
+// `width` pixels square, for a depth pass (atomicMin per fragment); n normal floats for an amax.
+std::unique_ptr<Workload> make_depth_test_workload(std::size_t fragments, std::uint32_t width, std::uint64_t seed);
+std::unique_ptr<Workload> make_amax_workload(std::size_t n, std::uint64_t seed);
+
 }  // namespace atomq::validation
