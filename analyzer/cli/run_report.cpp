@@ -121,31 +121,36 @@ std::map<std::string, model::SelectedTable> own_tables(const std::vector<model::
   return out;
 }
 
-// Runs of another board than the first run's: each board is evaluated with the table chosen for
-// it (its bundled table), unless the user named one table for all (--table, $ATOMQ_TABLE) or the
-// board has no table of its own, then with the first run's, with a warning.
+// Kernels of another board than the first run's: each such board is evaluated with the table
+// select_table chooses for it (its bundled table), unless the user named one table for all
+// (--table, $ATOMQ_TABLE) or that choice is the first run's table file: then with the first
+// run's table, and a warning names the board once.
 void choose_board_tables(report::ReportRequest& request, const model::SelectedTable& table, const std::string& chip,
                          const std::string& gpu) {
   const bool named = table.origin == "--table" || table.origin == "ATOMQ_TABLE";
+  std::set<std::string> looked_up;  // once per board: a table is a 2 MB document (35 ms to read)
   for (const auto* runs : {&request.runs, &request.baseline_runs})
-    for (const auto& run : *runs) {
-      if (run.profiles.empty()) continue;
-      const DeviceInfo& device = run.profiles.front().device;
-      if (device.name.empty() || gpu.empty() || device.name == gpu || request.board_tables.count(device.name)) continue;
-      if (!named) {
-        model::SelectedTable own = model::select_table("", device.chip.empty() ? chip : device.chip, device.name);
-        if (own.path != table.path) {
-          for (const auto& w : own.warnings) spdlog::warn("{}", w);
-          request.notes.push_back(fmt::format("kernels of the {} evaluated with the table chosen for it, {} ({})",
-                                              device.name, own.path, own.reason));
-          spdlog::info("{}", request.notes.back());
-          request.board_tables.emplace(device.name, std::move(own.table));
+    for (const auto& run : *runs)
+      for (const auto& profile : run.profiles) {
+        const DeviceInfo& device = profile.device;
+        if (device.name.empty() || gpu.empty() || device.name == gpu || !looked_up.insert(device.name).second) continue;
+        if (named) {
+          spdlog::warn("{} ran on an {}, evaluated with the table named for all runs, {}", run.path, device.name,
+                       table.path);
           continue;
         }
+        model::SelectedTable own = model::select_table("", device.chip.empty() ? chip : device.chip, device.name);
+        if (own.path == table.path) {
+          spdlog::warn("{} ran on an {}, evaluated with the table chosen for the {} ({}), which is also this "
+                       "board's: run `atomq calibrate` on it", run.path, device.name, gpu, table.path);
+          continue;
+        }
+        for (const auto& w : own.warnings) spdlog::warn("{}", w);
+        spdlog::info("kernels of the {} evaluated with the table chosen for it, {} ({})", device.name, own.path,
+                     own.reason);
+        request.board_tables.emplace(device.name,
+                                     report::ReportRequest::BoardTable{std::move(own.table), own.path, own.origin});
       }
-      spdlog::warn("{} ran on an {}, evaluated with the table chosen for the {} ({}){}", run.path, device.name, gpu,
-                   table.path, named ? "" : ": pass --table to choose");
-    }
 }
 
 }  // namespace

@@ -108,7 +108,7 @@ std::string evaluation_basis(const RunDocument& run, const std::vector<ReportKer
 }
 
 // The tables a report evaluates with: the request's, a GPU's own (by UUID), another board's
-// (by GPU name), each model built once.
+// (by GPU name), each model built once; which boards' tables the kernels used.
 struct ReportTables {
   struct Entry {
     model::ServiceTimeModel service;
@@ -117,18 +117,21 @@ struct ReportTables {
   Entry main;
   std::map<std::string, model::ServiceTimeModel> by_device;  // never stored analyses' table
   std::map<std::string, Entry> by_board;
+  mutable std::map<std::string, int> board_kernels;  // GPU name -> kernels evaluated with its table
 
   explicit ReportTables(const ReportRequest& request)
       : main{model::ServiceTimeModel(request.table), calibration::service_table_digest(request.table)} {
     for (const auto& [uuid, table] : request.device_tables) by_device.emplace(uuid, model::ServiceTimeModel(table));
-    for (const auto& [gpu, table] : request.board_tables)
-      by_board.emplace(gpu, Entry{model::ServiceTimeModel(table), calibration::service_table_digest(table)});
+    for (const auto& [gpu, board] : request.board_tables)
+      by_board.emplace(gpu, Entry{model::ServiceTimeModel(board.table), calibration::service_table_digest(board.table)});
   }
-  // The table of a run's board: its GPU's entry in by_board, else the request's.
-  const Entry& of_run(const RunDocument& run) const {
-    if (run.profiles.empty()) return main;
-    const auto it = by_board.find(run.profiles.front().device.name);
+  // The table of a kernel's board: its GPU's entry in by_board, else the request's.
+  const Entry& of_board(const std::string& gpu) const {
+    const auto it = by_board.find(gpu);
     return it != by_board.end() ? it->second : main;
+  }
+  const Entry& of_run(const RunDocument& run) const {
+    return run.profiles.empty() ? main : of_board(run.profiles.front().device.name);
   }
 };
 
@@ -136,8 +139,6 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
                                         const BuildIdentity& build) {
   std::vector<ReportKernel> kernels;
   for (const auto& run : runs) {
-    const ReportTables::Entry& board = tables.of_run(run);
-    const bool usable = build.unusable(run.info, board.digest).empty();
     std::map<std::string, int> seen;  // short name -> launches so far in this run
     for (const auto& profile : run.profiles) ++seen[short_kernel_name(profile.kernel_name)];
     std::map<std::string, int> index;
@@ -153,10 +154,13 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
       if (seen[name] > 1) k.label += "#" + std::to_string(nth);
       k.profile = profile;
       const auto own = tables.by_device.find(profile.device.uuid);
-      std::optional<model::KernelAnalysis> stored = stored_analysis(run, i, usable && own == tables.by_device.end());
+      const ReportTables::Entry& board = tables.of_board(profile.device.name);
+      const bool usable = own == tables.by_device.end() && build.unusable(run.info, board.digest).empty();
+      std::optional<model::KernelAnalysis> stored = stored_analysis(run, i, usable);
       k.analysis_stored = stored.has_value();
       k.analysis = stored ? std::move(*stored)
                           : model::analyze(profile, own != tables.by_device.end() ? own->second : board.service);
+      if (own == tables.by_device.end() && &board != &tables.main) ++tables.board_kernels[profile.device.name];
       k.duration_ns = profile.counter(model::metric::kDurationNs);
       // The fix to name: the analysis' recommended what-if (model::recommend_what_if), the one
       // every rendering and export shows.
@@ -352,6 +356,11 @@ Report build_report(const ReportRequest& request) {
   const BuildIdentity build{request.build_version, request.build_commit};
   report.kernels = evaluate_runs(runs, tables, build);
   report.baseline_kernels = evaluate_runs(baseline_runs, tables, build);
+  for (const auto& [gpu, count] : tables.board_kernels) {
+    const ReportRequest::BoardTable& board = request.board_tables.at(gpu);
+    report.notes.push_back(fmt::format("{} kernel(s) of the {} evaluated with the table chosen for that board, {}",
+                                       count, gpu, shown_table_path(board.path, board.origin)));
+  }
   if (report.kernels.empty()) throw ReportError("the run documents hold no kernel launch to report on");
   report.summaries = summarize_kernels(report.kernels);
   report.headlines = headline_lines(report.summaries, report.kernels, 3);

@@ -35,9 +35,14 @@ struct ReportRequest {
   // GPUs with a table of their own (calibrate --all-devices), by device UUID: their kernels
   // are evaluated with it instead of `table`.
   std::map<std::string, calibration::ServiceTable> device_tables;
-  // Runs of another board than the first run's, by GPU name: the table chosen for that board
-  // (select_report_table), with which their kernels are evaluated instead of `table`.
-  std::map<std::string, calibration::ServiceTable> board_tables;
+  // Kernels of another board than the first run's, by GPU name: the table chosen for that board
+  // (select_report_table), with which they are evaluated instead of `table` (a GPU's own table
+  // in device_tables comes first). The report names each one its kernels used.
+  struct BoardTable {
+    calibration::ServiceTable table;
+    std::string path, origin;  // as table_path, table_origin
+  };
+  std::map<std::string, BoardTable> board_tables;
   // Kernel labels to put side by side (A, B). Empty: the first two kernels, if any.
   std::vector<std::pair<std::string, std::string>> pairs;
   std::vector<std::string> notes;  // shown at the top, e.g. that recorded data is replayed
