@@ -394,7 +394,8 @@ void add_held_out_round11(std::vector<CaseEntry>& e) {
 
 // Held-out round 12: two global atomics whose updates mostly change nothing: the depth pass of a
 // software rasterizer (atomicMin per fragment; rectangles pile up at the frame's centre, and a
-// fragment behind the stored depth changes nothing; fix: the early depth test, a plain read first)
+// fragment behind the stored depth changes nothing; fix: the early depth test, a plain read first,
+// which no what-if describes: load_before_cas is the CAS's)
 // and a tensor's absolute maximum for FP8 scaling (each thread's maximum, then one atomicMax per
 // thread on one word; fix: the block's maximum first). Predicted before anything of theirs is measured.
 void add_held_out_round12(std::vector<CaseEntry>& e) {
@@ -405,7 +406,7 @@ void add_held_out_round12(std::vector<CaseEntry>& e) {
                         "2^30, emitted rectangle by rectangle in row-major order, seed 12101",
                         held_out_variants("atomic_min", "one global atomicMin per fragment", "early_test",
                                           "the pixel's stored depth read first (__ldcg), atomicMin only where the "
-                                          "fragment is nearer", {W::kLoadBeforeCas},
+                                          "fragment is nearer", {},
                                           "no_atomics", "the same reads, folded in registers")},
                        [] { return make_depth_test_workload(16'777'216, 1024, 12101); }, "round12"));
   e.push_back(held_out({"amax", "the absolute maximum of a tensor (the amax of FP8 scaling): each thread's maximum "
