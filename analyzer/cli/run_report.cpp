@@ -121,41 +121,36 @@ std::map<std::string, model::SelectedTable> own_tables(const std::vector<model::
   return out;
 }
 
-// Boards other than `gpu` among the profiles, each with the table select_table chooses for it
-// (its bundled table), by GPU name; none where the user named one table for all (--table,
-// $ATOMQ_TABLE) or where that choice is `table`'s file: those kernels keep `table`, and a warning
-// names the board once.
-std::map<std::string, model::SelectedTable> other_board_tables(const std::vector<const model::KernelProfile*>& profiles,
-                                                               const model::SelectedTable& table,
-                                                               const std::string& chip, const std::string& gpu) {
+// Kernels of another board than the first run's: each such board is evaluated with the table
+// select_table chooses for it (its bundled table), unless the user named one table for all
+// (--table, $ATOMQ_TABLE) or that choice is the first run's table file: then with the first
+// run's table, and a warning names the board once.
+void choose_board_tables(report::ReportRequest& request, const model::SelectedTable& table, const std::string& chip,
+                         const std::string& gpu) {
   const bool named = table.origin == "--table" || table.origin == "ATOMQ_TABLE";
-  std::map<std::string, model::SelectedTable> out;
   std::set<std::string> looked_up;  // once per board: a table is a 2 MB document (35 ms to read)
-  for (const model::KernelProfile* profile : profiles) {
-    const DeviceInfo& device = profile->device;
-    if (device.name.empty() || gpu.empty() || device.name == gpu || !looked_up.insert(device.name).second) continue;
-    if (named) {
-      spdlog::warn("kernels of the {} evaluated with the table named for all, {}", device.name, table.path);
-      continue;
-    }
-    model::SelectedTable own = model::select_table("", device.chip.empty() ? chip : device.chip, device.name);
-    if (own.path == table.path) {
-      spdlog::warn("kernels of the {} evaluated with the table chosen for the {} ({}), which is also this board's: "
-                   "run `atomq calibrate` on it", device.name, gpu, table.path);
-      continue;
-    }
-    for (const auto& w : own.warnings) spdlog::warn("{}", w);
-    spdlog::info("kernels of the {} evaluated with the table chosen for it, {} ({})", device.name, own.path,
-                 own.reason);
-    out.emplace(device.name, std::move(own));
-  }
-  return out;
-}
-
-std::vector<const model::KernelProfile*> profiles_of(const std::vector<model::KernelProfile>& profiles) {
-  std::vector<const model::KernelProfile*> out;
-  for (const auto& p : profiles) out.push_back(&p);
-  return out;
+  for (const auto* runs : {&request.runs, &request.baseline_runs})
+    for (const auto& run : *runs)
+      for (const auto& profile : run.profiles) {
+        const DeviceInfo& device = profile.device;
+        if (device.name.empty() || gpu.empty() || device.name == gpu || !looked_up.insert(device.name).second) continue;
+        if (named) {
+          spdlog::warn("{} ran on an {}, evaluated with the table named for all runs, {}", run.path, device.name,
+                       table.path);
+          continue;
+        }
+        model::SelectedTable own = model::select_table("", device.chip.empty() ? chip : device.chip, device.name);
+        if (own.path == table.path) {
+          spdlog::warn("{} ran on an {}, evaluated with the table chosen for the {} ({}), which is also this "
+                       "board's: run `atomq calibrate` on it", run.path, device.name, gpu, table.path);
+          continue;
+        }
+        for (const auto& w : own.warnings) spdlog::warn("{}", w);
+        spdlog::info("kernels of the {} evaluated with the table chosen for it, {} ({})", device.name, own.path,
+                     own.reason);
+        request.board_tables.emplace(device.name,
+                                     report::ReportRequest::BoardTable{std::move(own.table), own.path, own.origin});
+      }
 }
 
 }  // namespace
@@ -170,20 +165,17 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   for (auto& w : table.warnings) info.warnings.push_back(w);
   const model::ServiceTimeModel service(table.table);
   const auto own = own_tables(profiles, table_path);
-  std::map<std::string, model::ServiceTimeModel> own_service, board_service;
-  for (const auto& [uuid, t] : own) own_service.emplace(uuid, model::ServiceTimeModel(t.table));
-  const auto boards = other_board_tables(profiles_of(profiles), table, chip, gpu);
-  for (const auto& [name, t] : boards) board_service.emplace(name, model::ServiceTimeModel(t.table));
+  std::map<std::string, model::ServiceTimeModel> own_service;
+  for (const auto& [uuid, t] : own) {
+    own_service.emplace(uuid, model::ServiceTimeModel(t.table));
+  }
 
   std::vector<model::KernelAnalysis> analyses;
   bool one_table = true;
   for (const auto& p : profiles) {
-    // The GPU's own table, else its board's, else the first profile's.
-    const model::ServiceTimeModel* chosen = &service;
-    if (const auto it = own_service.find(p.device.uuid); it != own_service.end()) chosen = &it->second;
-    else if (const auto b = board_service.find(p.device.name); b != board_service.end()) chosen = &b->second;
-    one_table = one_table && chosen == &service;
-    analyses.push_back(model::analyze(p, *chosen));
+    const auto it = own_service.find(p.device.uuid);
+    one_table = one_table && it == own_service.end();
+    analyses.push_back(model::analyze(p, it != own_service.end() ? it->second : service));
   }
   if (evaluated)
     *evaluated = static_cast<size_t>(std::count_if(analyses.begin(), analyses.end(),
@@ -215,7 +207,6 @@ int write_and_print_run(const std::string& output, const std::string& table_path
     fmt::print(out, ", {} graph launch(es) NOT profiled ({})", info.launches.graph_launches, info.launches.graph_note);
   fmt::print(out, "; table {} ({}); wrote {}\n", table.path, table.reason, output == "-" ? "standard output" : output);
   for (const auto& [uuid, t] : own) fmt::print(out, "kernels on {} evaluated with its own table {}\n", uuid, t.path);
-  for (const auto& [name, t] : boards) fmt::print(out, "kernels of the {} evaluated with its board's table {}\n", name, t.path);
   return kExitOk;
 }
 
@@ -240,12 +231,7 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
     }
   model::SelectedTable table = model::select_table(table_arg, chip, gpu);
   for (const auto& w : table.warnings) spdlog::warn("{}", w);
-  std::vector<const model::KernelProfile*> all;
-  for (const auto* runs : {&request.runs, &request.baseline_runs})
-    for (const auto& run : *runs)
-      for (const auto& p : run.profiles) all.push_back(&p);
-  for (auto& [name, t] : other_board_tables(all, table, chip, gpu))
-    request.board_tables.emplace(name, report::ReportRequest::BoardTable{std::move(t.table), t.path, t.origin});
+  choose_board_tables(request, table, chip, gpu);
   request.table = table.table;
   request.table_path = table.path;
   request.table_origin = table.origin;
