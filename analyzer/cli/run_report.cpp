@@ -91,9 +91,12 @@ void print_instruction_bases(FILE* out, const std::vector<model::KernelProfile>&
 // kernel table, each kernel's advice), from the analyses just evaluated: the run carries them as
 // stored analyses and names this process as both their writer and the report's build
 // (ReportRequest::build_*), so the report reads them instead of evaluating them again (a
-// modified tree's commit would otherwise refuse them). `atomq report` prints the same.
+// modified tree's commit would otherwise refuse them). Where GPUs' own tables evaluated some
+// kernels, the run names no one table and the report evaluates again, with the same tables.
+// `atomq report` prints the same.
 void print_report_summary(FILE* out, const run::RunInfo& info, const std::vector<model::KernelProfile>& profiles,
-                          const std::vector<model::KernelAnalysis>& analyses, const model::SelectedTable& table) {
+                          const std::vector<model::KernelAnalysis>& analyses, const model::SelectedTable& table,
+                          const std::map<std::string, model::SelectedTable>& own) {
   if (profiles.empty()) return;
   report::ReportRequest request;
   run::RunDocument run{"", "", info, profiles, {}};
@@ -102,55 +105,62 @@ void print_report_summary(FILE* out, const run::RunInfo& info, const std::vector
   run.info.atomq_commit = request.build_commit = "this process";
   request.runs.push_back(std::move(run));
   request.table = table.table;
+  for (const auto& [uuid, t] : own) request.device_tables.emplace(uuid, t.table);
   fmt::print(out, "{}", report::render_terminal_summary(report::build_report(request)));
 }
 
 // GPUs that have a table of their own (calibrate --all-devices), by UUID; the others use the
 // chip's table.
-std::map<std::string, model::SelectedTable> own_tables(const std::vector<model::KernelProfile>& profiles,
+std::map<std::string, model::SelectedTable> own_tables(const std::vector<const model::KernelProfile*>& profiles,
                                                        const std::string& table_arg) {
   std::map<std::string, model::SelectedTable> out;
   std::set<std::string> looked_up;  // once per GPU: a table is a 2 MB document (35 ms to read)
-  for (const auto& p : profiles) {
-    if (p.device.uuid.empty() || !looked_up.insert(p.device.uuid).second) continue;
-    model::SelectedTable t = model::select_device_table(table_arg, p.device.chip, p.device.uuid);
-    if (t.path != model::user_device_table_path(p.device.chip, p.device.uuid)) continue;
+  for (const model::KernelProfile* p : profiles) {
+    if (p->device.uuid.empty() || !looked_up.insert(p->device.uuid).second) continue;
+    model::SelectedTable t = model::select_device_table(table_arg, p->device.chip, p->device.uuid);
+    if (t.path != model::user_device_table_path(p->device.chip, p->device.uuid)) continue;
     for (const auto& w : t.warnings) spdlog::warn("{}", w);
-    out.emplace(p.device.uuid, std::move(t));
+    out.emplace(p->device.uuid, std::move(t));
   }
   return out;
 }
 
-// Kernels of another board than the first run's: each such board is evaluated with the table
-// select_table chooses for it (its bundled table), unless the user named one table for all
-// (--table, $ATOMQ_TABLE) or that choice is the first run's table file: then with the first
-// run's table, and a warning names the board once.
-void choose_board_tables(report::ReportRequest& request, const model::SelectedTable& table, const std::string& chip,
-                         const std::string& gpu) {
+std::vector<const model::KernelProfile*> profiles_of(const std::vector<model::KernelProfile>& profiles) {
+  std::vector<const model::KernelProfile*> out;
+  for (const auto& p : profiles) out.push_back(&p);
+  return out;
+}
+
+// Kernels of another board than the first run's, on GPUs without a table of their own: each such
+// board is evaluated with the table select_table chooses for it (its bundled table), unless the
+// user named one table for all (--table, $ATOMQ_TABLE) or that choice is the first run's table
+// file: then with the first run's table, and a warning names the board once.
+void choose_board_tables(report::ReportRequest& request, const std::vector<const model::KernelProfile*>& profiles,
+                         const model::SelectedTable& table, const std::string& chip, const std::string& gpu) {
+  if (gpu.empty()) return;
   const bool named = table.origin == "--table" || table.origin == "ATOMQ_TABLE";
   std::set<std::string> looked_up;  // once per board: a table is a 2 MB document (35 ms to read)
-  for (const auto* runs : {&request.runs, &request.baseline_runs})
-    for (const auto& run : *runs)
-      for (const auto& profile : run.profiles) {
-        const DeviceInfo& device = profile.device;
-        if (device.name.empty() || gpu.empty() || device.name == gpu || !looked_up.insert(device.name).second) continue;
-        if (named) {
-          spdlog::warn("{} ran on an {}, evaluated with the table named for all runs, {}", run.path, device.name,
-                       table.path);
-          continue;
-        }
-        model::SelectedTable own = model::select_table("", device.chip.empty() ? chip : device.chip, device.name);
-        if (own.path == table.path) {
-          spdlog::warn("{} ran on an {}, evaluated with the table chosen for the {} ({}), which is also this "
-                       "board's: run `atomq calibrate` on it", run.path, device.name, gpu, table.path);
-          continue;
-        }
-        for (const auto& w : own.warnings) spdlog::warn("{}", w);
-        spdlog::info("kernels of the {} evaluated with the table chosen for it, {} ({})", device.name, own.path,
-                     own.reason);
-        request.board_tables.emplace(device.name,
-                                     report::ReportRequest::BoardTable{std::move(own.table), own.path, own.origin});
-      }
+  for (const model::KernelProfile* profile : profiles) {
+    const DeviceInfo& device = profile->device;
+    if (device.name.empty() || device.name == gpu || request.device_tables.count(device.uuid) ||
+        !looked_up.insert(device.name).second)
+      continue;
+    if (named) {
+      spdlog::warn("kernels of the {} evaluated with the table named for all runs, {}", device.name, table.path);
+      continue;
+    }
+    model::SelectedTable own = model::select_table("", device.chip.empty() ? chip : device.chip, device.name);
+    if (own.path == table.path) {
+      spdlog::warn("kernels of the {} evaluated with the table chosen for the {} ({}), which is also this board's "
+                   "choice: pass --table to choose", device.name, gpu, table.path);
+      continue;
+    }
+    for (const auto& w : own.warnings) spdlog::warn("{}", w);
+    spdlog::info("kernels of the {} evaluated with the table chosen for it, {} ({})", device.name, own.path,
+                 own.reason);
+    request.board_tables.emplace(device.name,
+                                 report::ReportRequest::BoardTable{std::move(own.table), own.path, own.origin});
+  }
 }
 
 }  // namespace
@@ -164,7 +174,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   info.table_chip = table.table.provenance.device.chip;
   for (auto& w : table.warnings) info.warnings.push_back(w);
   const model::ServiceTimeModel service(table.table);
-  const auto own = own_tables(profiles, table_path);
+  const auto own = own_tables(profiles_of(profiles), table_path);
   std::map<std::string, model::ServiceTimeModel> own_service;
   for (const auto& [uuid, t] : own) {
     own_service.emplace(uuid, model::ServiceTimeModel(t.table));
@@ -186,7 +196,7 @@ int write_and_print_run(const std::string& output, const std::string& table_path
   FILE* out = output == "-" ? stderr : stdout;  // a run document on standard output is alone there
 
   for (const auto& w : info.warnings) spdlog::warn("{}", w);
-  print_report_summary(out, info, profiles, analyses, table);
+  print_report_summary(out, info, profiles, analyses, table, own);
   std::set<std::string> assumed_lanes;  // once per kernel
   for (const auto& an : analyses)
     if (an.evaluated && an.inputs.instructions > 0 && an.inputs.active_lanes_origin == model::Origin::kAssumed &&
@@ -231,17 +241,18 @@ model::SelectedTable select_report_table(report::ReportRequest& request, const s
     }
   model::SelectedTable table = model::select_table(table_arg, chip, gpu);
   for (const auto& w : table.warnings) spdlog::warn("{}", w);
-  choose_board_tables(request, table, chip, gpu);
   request.table = table.table;
   request.table_path = table.path;
   request.table_origin = table.origin;
+  std::vector<const model::KernelProfile*> all;
   for (const auto* runs : {&request.runs, &request.baseline_runs})
     for (const auto& run : *runs)
-      for (auto& [uuid, t] : own_tables(run.profiles, table_arg)) {
-        if (request.device_tables.count(uuid)) continue;
-        spdlog::info("kernels on {} evaluated with its own table {}", uuid, t.path);
-        request.device_tables.emplace(uuid, std::move(t.table));
-      }
+      for (const auto& p : run.profiles) all.push_back(&p);
+  for (auto& [uuid, t] : own_tables(all, table_arg)) {
+    spdlog::info("kernels on {} evaluated with its own table {}", uuid, t.path);
+    request.device_tables.emplace(uuid, std::move(t.table));
+  }
+  choose_board_tables(request, all, table, chip, gpu);
   return table;
 }
 

@@ -20,8 +20,9 @@ namespace atomq::cli {
 int write_and_print_run(const std::string& output, const std::string& table_path, run::RunInfo info,
                         const std::vector<model::KernelProfile>& profiles, size_t* evaluated = nullptr);
 
-// The table for a report: `table_arg` if given, else the one for the chip of the request's
-// first profile (select_table's order). Prints its warnings and fills the request's table.
+// The tables for a report: `table_arg` if given, else the one select_table chooses for the GPU of
+// the first run with profiles; a GPU's own table (device_tables) and another board's
+// (board_tables) beside it. Prints their warnings and fills the request's tables.
 model::SelectedTable select_report_table(report::ReportRequest& request, const std::string& table_arg);
 
 // Builds the report once and writes it to every output (.md or .html).

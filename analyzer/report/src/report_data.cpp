@@ -104,11 +104,11 @@ std::string evaluation_basis(const RunDocument& run, const std::vector<ReportKer
     if (k.run_label == run.label) ++all, stored += k.analysis_stored ? 1 : 0;
   if (stored == all) return "analyses as stored by atomq analyze";
   return fmt::format("{} of {} analyses as stored by atomq analyze, the rest evaluated again (no stored analysis, or "
-                     "a GPU's own table)", stored, all);
+                     "a GPU's or another board's table)", stored, all);
 }
 
 // The tables a report evaluates with: the request's, a GPU's own (by UUID), another board's
-// (by GPU name), each model built once; which boards' tables the kernels used.
+// (by GPU name), each model built once.
 struct ReportTables {
   struct Entry {
     model::ServiceTimeModel service;
@@ -117,7 +117,6 @@ struct ReportTables {
   Entry main;
   std::map<std::string, model::ServiceTimeModel> by_device;  // never stored analyses' table
   std::map<std::string, Entry> by_board;
-  mutable std::map<std::string, int> board_kernels;  // GPU name -> kernels evaluated with its table
 
   explicit ReportTables(const ReportRequest& request)
       : main{model::ServiceTimeModel(request.table), calibration::service_table_digest(request.table)} {
@@ -160,7 +159,6 @@ std::vector<ReportKernel> evaluate_runs(const std::vector<RunDocument>& runs, co
       k.analysis_stored = stored.has_value();
       k.analysis = stored ? std::move(*stored)
                           : model::analyze(profile, own != tables.by_device.end() ? own->second : board.service);
-      if (own == tables.by_device.end() && &board != &tables.main) ++tables.board_kernels[profile.device.name];
       k.duration_ns = profile.counter(model::metric::kDurationNs);
       // The fix to name: the analysis' recommended what-if (model::recommend_what_if), the one
       // every rendering and export shows.
@@ -356,7 +354,13 @@ Report build_report(const ReportRequest& request) {
   const BuildIdentity build{request.build_version, request.build_commit};
   report.kernels = evaluate_runs(runs, tables, build);
   report.baseline_kernels = evaluate_runs(baseline_runs, tables, build);
-  for (const auto& [gpu, count] : tables.board_kernels) {
+  // Each board's table its kernels used (a GPU's own table comes first), named by file.
+  std::map<std::string, int> board_kernels;
+  for (const auto* list : {&report.kernels, &report.baseline_kernels})
+    for (const ReportKernel& k : *list)
+      if (tables.by_board.count(k.profile.device.name) && !tables.by_device.count(k.profile.device.uuid))
+        ++board_kernels[k.profile.device.name];
+  for (const auto& [gpu, count] : board_kernels) {
     const ReportRequest::BoardTable& board = request.board_tables.at(gpu);
     report.notes.push_back(fmt::format("{} kernel(s) of the {} evaluated with the table chosen for that board, {}",
                                        count, gpu, shown_table_path(board.path, board.origin)));

@@ -1,6 +1,6 @@
-// The bottleneck report: run documents evaluated with the current model on one service-time
-// table, rendered as Markdown (plain tables) or as one self-contained HTML file whose charts
-// are drawn by Chart.js, inlined at build time so the page opens offline.
+// The bottleneck report: run documents evaluated with the current model on the service-time
+// table chosen for each board, rendered as Markdown (plain tables) or as one self-contained HTML
+// file whose charts are drawn by Chart.js, inlined at build time so the page opens offline.
 #pragma once
 
 #include <map>
