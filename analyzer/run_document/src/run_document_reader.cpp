@@ -99,7 +99,9 @@ std::string stored_analyses_unusable(const RunInfo& info, const std::string& tab
            build_commit;
   if (!clean) return "written by a build of a modified tree (" + build_commit + "): its model is not named by the commit";
   if (info.table_digest.empty()) return "the document does not name one table for all its analyses";
-  if (info.table_digest != table_digest) return "its analyses used another table (" + info.table_path + ")";
+  // By file name: a report carries no path of the machine that wrote the run.
+  if (info.table_digest != table_digest)
+    return "its analyses used another table (" + std::filesystem::path(info.table_path).filename().string() + ")";
   return "";
 }
 
