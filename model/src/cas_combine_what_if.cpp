@@ -44,13 +44,23 @@ std::optional<LoopShape> loop_shape(const KernelProfile& p, const CasRetryTotals
 // The share of updates that change the word (a float max stops changing it once the running
 // value is large): only those make the others' compares fail. The kernel's own attempts per
 // update against the law's at its contention say how many did.
-std::optional<double> changing_update_share(const KernelAnalysis& a, const KernelProfile& p, const CasRetryTotals& t,
-                                            const CasRetryLaw& law) {
+std::optional<ChangingShare> changing_update_share(const KernelAnalysis& a, const KernelProfile& p,
+                                                   const CasRetryTotals& t, const CasRetryLaw& law) {
   const std::optional<LoopShape> s = loop_shape(p, t);
   // One word only: over several, the lanes per word (the law's m) are not known.
-  if (!law.fitted || !s || a.l2.basis != L2ServiceBasis::kHotAddress) return std::nullopt;
-  const double law_attempts = law.attempts_per_update(s->contending_lanes);
-  return std::clamp((t.attempts_per_update - 1.0) / std::max(1e-9, law_attempts - 1.0), 0.0, 1.0);
+  if (!law.fitted || !s || a.l2.basis != L2ServiceBasis::kHotAddress || law.attempts_by_lanes.empty())
+    return std::nullopt;
+  ChangingShare c;
+  c.lanes = s->contending_lanes;
+  c.sweep_lanes = law.attempts_by_lanes.back().first;
+  c.law_attempts = law.attempts_per_update(c.lanes);
+  c.sweep_attempts = law.attempts_per_update(std::min(c.lanes, c.sweep_lanes));
+  auto share = [&](double law_attempts) {
+    return std::clamp((t.attempts_per_update - 1.0) / std::max(1e-9, law_attempts - 1.0), 0.0, 1.0);
+  };
+  c.least = share(c.law_attempts);
+  c.most = share(c.sweep_attempts);
+  return c;
 }
 
 std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelProfile& p, const CasRetryTotals& t,
@@ -68,16 +78,17 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
   const std::optional<TimeSplit> ts = time_split(a, p, r);
   const std::optional<LoopShape> s = loop_shape(p, t);
   if (!ts || !s) return std::nullopt;
-  const double law_attempts = law.attempts_per_update(s->contending_lanes);
-  const double changing = *changing_update_share(a, p, t, law);
-  const double attempts_after = 1.0 + (law.attempts_per_update(s->resident_blocks) - 1.0) * changing;
+  const ChangingShare changing = *changing_update_share(a, p, t, law);
   const double far = law.far_round_trip_cycles > 0 ? law.far_round_trip_cycles : law.round_trip_cycles;
-  auto cycles = [&](double round_trip) {
-    return changing * std::max(round_trip, attempts_after * law.service_cycles) + (1.0 - changing) * law.service_cycles;
+  // L2 cycles per block's update after the fix, a share `c` of them changing the word.
+  auto cycles = [&](double c, double round_trip) {
+    const double attempts_after = 1.0 + (law.attempts_per_update(s->resident_blocks) - 1.0) * c;
+    return c * std::max(round_trip, attempts_after * law.service_cycles) + (1.0 - c) * law.service_cycles;
   };
   const double ns = 1e3 / law.l2_clock_mhz;
-  const double fast_ns = std::max(ts->other_ns, s->blocks_with_updates * cycles(law.round_trip_cycles) * ns);
-  const double slow_ns = ts->other_ns + s->blocks_with_updates * cycles(far) * ns;
+  const double fast_ns =
+      std::max(ts->other_ns, s->blocks_with_updates * cycles(changing.least, law.round_trip_cycles) * ns);
+  const double slow_ns = ts->other_ns + s->blocks_with_updates * cycles(changing.most, far) * ns;
   WhatIf w;
   w.id = WhatIfId::kCombineBeforeCas;
   w.change = fmt::format("combine the updates in the warp and the block first, one CAS loop per block: {:.3g} "
@@ -93,13 +104,22 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
   g.high = w.speedup;
   g.time_ns_at_low = slow_ns;
   g.time_ns_at_high = fast_ns;
+  const std::string share =
+      changing.beyond_sweep()
+          ? fmt::format("{:.0f}% (high) to {:.0f}% (low) of this loop's updates change the word ({:.3g} attempts "
+                        "per update against the law's {:.3g} at {:.0f} contending lanes, extrapolated beyond the "
+                        "sweep's {:.0f}, and at least its {:.3g} there)",
+                        100.0 * changing.least, 100.0 * changing.most, t.attempts_per_update, changing.law_attempts,
+                        changing.lanes, changing.sweep_lanes, changing.sweep_attempts)
+          : fmt::format("{:.0f}% of this loop's updates change the word ({:.3g} attempts per update against the "
+                        "law's {:.3g} at {:.0f} contending lanes)",
+                        100.0 * changing.least, t.attempts_per_update, changing.law_attempts, changing.lanes);
   g.basis = fmt::format(
-      "retry law: {:.0f} blocks hold the updates ({:.0f} at once); {:.0f}% of this loop's updates change the word "
-      "({:.3g} attempts per update against the law's {:.3g} at {:.0f} contending lanes), so after the fix each "
-      "takes {:.3g} attempts at S {:.2f} L2 cycles and a round trip of {:.0f} (high) to {:.0f} (low) L2 cycles "
-      "per success; the rest ({}) overlapped (high) or not (low)",
-      s->blocks_with_updates, s->resident_blocks, 100.0 * changing, t.attempts_per_update, law_attempts,
-      s->contending_lanes, attempts_after, law.service_cycles, law.round_trip_cycles, far, ts->other_basis);
+      "retry law: {:.0f} blocks hold the updates ({:.0f} at once); {}, so after the fix each changing one takes "
+      "a({:.0f}) = {:.3g} attempts at S {:.2f} L2 cycles and a round trip of {:.0f} (high) to {:.0f} (low) L2 "
+      "cycles per success; the rest ({}) overlapped (high) or not (low)",
+      s->blocks_with_updates, s->resident_blocks, share, s->resident_blocks,
+      law.attempts_per_update(s->resident_blocks), law.service_cycles, law.round_trip_cycles, far, ts->other_basis);
   w.basis = g.basis;
   return w;
 }

@@ -57,10 +57,22 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
 // A global CAS loop of a kernel without shared atomics: the retries named at the L2 (no what-if:
 // the cost of a retry at the L2 is not calibrated yet).
 void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m, const Rules& r);
-// The share of a global CAS loop's updates that change its one word, by the retry law; nullopt
-// without a fitted law, a launch shape, or with several hot words.
-std::optional<double> changing_update_share(const KernelAnalysis& a, const KernelProfile& profile,
-                                            const CasRetryTotals& t, const CasRetryLaw& law);
+// The share of a global CAS loop's updates that change its one word, by the retry law: the
+// loop's attempts per update against the law's a(m) at its contending lanes. Within the sweep
+// one value (least = most). Beyond the sweep's most lanes a(m) is extrapolated; a(m) rises with
+// m, so it is at least the sweep's last point: the share is at most what that point gives and at
+// least what the extrapolation gives.
+struct ChangingShare {
+  double least = 0, most = 0;
+  double lanes = 0;            // contending lanes before the fix
+  double sweep_lanes = 0;      // the sweep's most lanes per word
+  double law_attempts = 0;     // a(lanes), extrapolated where lanes > sweep_lanes
+  double sweep_attempts = 0;   // a(sweep_lanes)
+  bool beyond_sweep() const { return lanes > sweep_lanes; }
+};
+// nullopt without a fitted law, a launch shape, or with several hot words.
+std::optional<ChangingShare> changing_update_share(const KernelAnalysis& a, const KernelProfile& profile,
+                                                   const CasRetryTotals& t, const CasRetryLaw& law);
 // A global CAS retry loop measured by the per-instruction counts (its totals), or nullopt.
 std::optional<CasRetryTotals> retrying_global_cas(const KernelAnalysis& a, const Rules& r);
 // cas_combine_what_if.cpp: the global loop's updates combined per warp and block, priced by the retry law.

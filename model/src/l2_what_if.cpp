@@ -426,10 +426,16 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
       r.uses(ModelTerm::kGlobalCasRetry) ? retrying_global_cas(a, r) : std::nullopt;
   RemovableCas removable;
   if (loop) {
-    if (const std::optional<double> changing = changing_update_share(a, p, *loop, m.cas_retry_law())) {
-      removable.most = removable.least = 1.0 - *changing;
-      removable.basis = fmt::format("by the retry law {:.0f}% of the updates change the word, and a probe cannot "
-                                    "skip their CASes", 100.0 * *changing);
+    if (const std::optional<ChangingShare> changing = changing_update_share(a, p, *loop, m.cas_retry_law())) {
+      removable.most = 1.0 - changing->least;
+      removable.least = 1.0 - changing->most;
+      removable.basis =
+          changing->least == changing->most
+              ? fmt::format("by the retry law {:.0f}% of the updates change the word, and a probe cannot skip "
+                            "their CASes", 100.0 * changing->least)
+              : fmt::format("by the retry law {:.0f}% to {:.0f}% of the updates change the word (its lanes beyond "
+                            "the sweep's), and a probe cannot skip their CASes",
+                            100.0 * changing->least, 100.0 * changing->most);
     } else {
       removable.least = 0.0;
       removable.basis = "a CAS retry loop over several words: how many of its updates change a word (a probe "
