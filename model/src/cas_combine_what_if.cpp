@@ -58,8 +58,10 @@ std::optional<ChangingShare> changing_update_share(const KernelAnalysis& a, cons
   auto share = [&](double law_attempts) {
     return std::clamp((t.attempts_per_update - 1.0) / std::max(1e-9, law_attempts - 1.0), 0.0, 1.0);
   };
-  c.least = share(c.law_attempts);
-  c.most = share(c.sweep_attempts);
+  // Taken as rising with m (the sweep's medians dip by a few percent between neighbouring lane
+  // counts): the smaller share is the high end's, whichever a(m) gives it.
+  c.least = std::min(share(c.law_attempts), share(c.sweep_attempts));
+  c.most = std::max(share(c.law_attempts), share(c.sweep_attempts));
   return c;
 }
 
@@ -81,9 +83,9 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
   const ChangingShare changing = *changing_update_share(a, p, t, law);
   const double far = law.far_round_trip_cycles > 0 ? law.far_round_trip_cycles : law.round_trip_cycles;
   // L2 cycles per block's update after the fix, a share `c` of them changing the word.
+  auto attempts_after = [&](double c) { return 1.0 + (law.attempts_per_update(s->resident_blocks) - 1.0) * c; };
   auto cycles = [&](double c, double round_trip) {
-    const double attempts_after = 1.0 + (law.attempts_per_update(s->resident_blocks) - 1.0) * c;
-    return c * std::max(round_trip, attempts_after * law.service_cycles) + (1.0 - c) * law.service_cycles;
+    return c * std::max(round_trip, attempts_after(c) * law.service_cycles) + (1.0 - c) * law.service_cycles;
   };
   const double ns = 1e3 / law.l2_clock_mhz;
   const double fast_ns =
@@ -106,20 +108,25 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
   g.time_ns_at_high = fast_ns;
   const std::string share =
       changing.beyond_sweep()
-          ? fmt::format("{:.0f}% (high) to {:.0f}% (low) of this loop's updates change the word ({:.3g} attempts "
+          ? fmt::format("{:.2g}% (high) to {:.2g}% (low) of this loop's updates change the word ({:.3g} attempts "
                         "per update against the law's {:.3g} at {:.0f} contending lanes, extrapolated beyond the "
-                        "sweep's {:.0f}, and at least its {:.3g} there)",
+                        "sweep's {:.0f}, whose a({:.0f}) = {:.3g} bounds it from below)",
                         100.0 * changing.least, 100.0 * changing.most, t.attempts_per_update, changing.law_attempts,
-                        changing.lanes, changing.sweep_lanes, changing.sweep_attempts)
+                        changing.lanes, changing.sweep_lanes, changing.sweep_lanes, changing.sweep_attempts)
           : fmt::format("{:.0f}% of this loop's updates change the word ({:.3g} attempts per update against the "
                         "law's {:.3g} at {:.0f} contending lanes)",
                         100.0 * changing.least, t.attempts_per_update, changing.law_attempts, changing.lanes);
+  const std::string after =
+      changing.beyond_sweep()
+          ? fmt::format("{:.3g} (high) to {:.3g} (low) attempts", attempts_after(changing.least),
+                        attempts_after(changing.most))
+          : fmt::format("{:.3g} attempts", attempts_after(changing.least));
   g.basis = fmt::format(
-      "retry law: {:.0f} blocks hold the updates ({:.0f} at once); {}, so after the fix each changing one takes "
-      "a({:.0f}) = {:.3g} attempts at S {:.2f} L2 cycles and a round trip of {:.0f} (high) to {:.0f} (low) L2 "
-      "cycles per success; the rest ({}) overlapped (high) or not (low)",
-      s->blocks_with_updates, s->resident_blocks, share, s->resident_blocks,
-      law.attempts_per_update(s->resident_blocks), law.service_cycles, law.round_trip_cycles, far, ts->other_basis);
+      "retry law: {:.0f} blocks hold the updates ({:.0f} at once); {}, so after the fix each takes {} at S "
+      "{:.2f} L2 cycles and a round trip of {:.0f} (high) to {:.0f} (low) L2 cycles per success; the rest ({}) "
+      "overlapped (high) or not (low)",
+      s->blocks_with_updates, s->resident_blocks, share, after, law.service_cycles, law.round_trip_cycles, far,
+      ts->other_basis);
   w.basis = g.basis;
   return w;
 }

@@ -59,9 +59,9 @@ void add_cas_retry(KernelAnalysis& a, const ServiceTimeModel& m, const Rules& r)
 void add_global_cas_retry(KernelAnalysis& a, const KernelProfile& profile, const ServiceTimeModel& m, const Rules& r);
 // The share of a global CAS loop's updates that change its one word, by the retry law: the
 // loop's attempts per update against the law's a(m) at its contending lanes. Within the sweep
-// one value (least = most). Beyond the sweep's most lanes a(m) is extrapolated; a(m) rises with
-// m, so it is at least the sweep's last point: the share is at most what that point gives and at
-// least what the extrapolation gives.
+// one value (least = most). Beyond the sweep's most lanes a(m) is extrapolated; taking a(m) to
+// rise with m, it is at least the sweep's last point: the share is at most what that point gives
+// and at least what the extrapolation gives.
 struct ChangingShare {
   double least = 0, most = 0;
   double lanes = 0;            // contending lanes before the fix

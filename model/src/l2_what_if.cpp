@@ -430,10 +430,10 @@ std::vector<WhatIf> l2_what_ifs(const KernelAnalysis& a, const KernelProfile& p,
       removable.most = 1.0 - changing->least;
       removable.least = 1.0 - changing->most;
       removable.basis =
-          changing->least == changing->most
+          !changing->beyond_sweep()
               ? fmt::format("by the retry law {:.0f}% of the updates change the word, and a probe cannot skip "
                             "their CASes", 100.0 * changing->least)
-              : fmt::format("by the retry law {:.0f}% to {:.0f}% of the updates change the word (its lanes beyond "
+              : fmt::format("by the retry law {:.2g}% to {:.2g}% of the updates change the word (its lanes beyond "
                             "the sweep's), and a probe cannot skip their CASes",
                             100.0 * changing->least, 100.0 * changing->most);
     } else {

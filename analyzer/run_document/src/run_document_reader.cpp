@@ -101,7 +101,8 @@ std::string stored_analyses_unusable(const RunInfo& info, const std::string& tab
   if (info.table_digest.empty()) return "the document does not name one table for all its analyses";
   // By file name: a report carries no path of the machine that wrote the run.
   if (info.table_digest != table_digest)
-    return "its analyses used another table (" + std::filesystem::path(info.table_path).filename().string() + ")";
+    return "its analyses used another table (" + std::filesystem::path(info.table_path).filename().string() +
+           ", digest " + info.table_digest + ")";
   return "";
 }
 
