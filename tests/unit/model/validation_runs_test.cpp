@@ -470,6 +470,22 @@ TEST(ValidationRuns, CasShareBeyondTheSweepBoundsTheCombineInterval) {
   }
 }
 
+// Within the sweep's lanes the share is one value, as before the bound: the same loop launched on
+// 16 blocks (4096 contending lanes) reads a(m) from the sweep itself, and its basis names no
+// extrapolation.
+TEST(ValidationRuns, CasShareWithinTheSweepIsOneValue) {
+  KernelProfile p = case_profile("cas_product_one_address", "cas_loop");
+  p.launch.grid = {16, 1, 1};
+  const KernelAnalysis a = analyze(p, bundled_model_for(p));
+  const WhatIf* combine = what_if_with(a, WhatIfId::kCombineBeforeCas);
+  ASSERT_NE(combine, nullptr);
+  EXPECT_EQ(combine->interval.basis.find("extrapolated"), std::string::npos) << combine->interval.basis;
+  EXPECT_EQ(combine->interval.basis.find("% (low) of this loop's updates"), std::string::npos)
+      << combine->interval.basis;
+  EXPECT_NE(combine->interval.basis.find("% of this loop's updates change the word"), std::string::npos)
+      << combine->interval.basis;
+}
+
 // A busy atomic unit hides the rest of the kernel: the what-ifs' low end (full overlap) keeps at
 // least the loads' round trips (the load latency floor) on the L2 what-ifs and the DSMEM one;
 // their high end does not (an estimate, not a floor: a kernel with loads in flight runs below it).
