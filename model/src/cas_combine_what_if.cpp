@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "atomq/model/cas_retry_law.hpp"
 #include "findings.hpp"
@@ -60,8 +61,7 @@ std::optional<ChangingShare> changing_update_share(const KernelAnalysis& a, cons
   };
   // Taken as rising with m (the sweep's medians dip by a few percent between neighbouring lane
   // counts): the smaller share is the high end's, whichever a(m) gives it.
-  c.least = std::min(share(c.law_attempts), share(c.sweep_attempts));
-  c.most = std::max(share(c.law_attempts), share(c.sweep_attempts));
+  std::tie(c.least, c.most) = std::minmax(share(c.law_attempts), share(c.sweep_attempts));
   return c;
 }
 
@@ -79,8 +79,9 @@ std::optional<WhatIf> combine_before_cas(const KernelAnalysis& a, const KernelPr
   }
   const std::optional<TimeSplit> ts = time_split(a, p, r);
   const std::optional<LoopShape> s = loop_shape(p, t);
-  if (!ts || !s) return std::nullopt;
-  const ChangingShare changing = *changing_update_share(a, p, t, law);
+  const std::optional<ChangingShare> share_of_updates = changing_update_share(a, p, t, law);
+  if (!ts || !s || !share_of_updates) return std::nullopt;
+  const ChangingShare& changing = *share_of_updates;
   const double far = law.far_round_trip_cycles > 0 ? law.far_round_trip_cycles : law.round_trip_cycles;
   // L2 cycles per block's update after the fix, a share `c` of them changing the word.
   auto attempts_after = [&](double c) { return 1.0 + (law.attempts_per_update(s->resident_blocks) - 1.0) * c; };
